@@ -1,0 +1,5 @@
+"""``python -m progexec``."""
+
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,10 @@
+"""Parsing: the Lark grammar, the AST and the official token form."""
+
+from .nodes import Arg, Num, Program, Ref, Row, Step, TABLE_OPS
+from .parse import ProgramSyntaxError, parse_program, parse_token_list
+from .tokens import ALL_OPS, official_tokenize
+
+__all__ = [
+    "ALL_OPS", "Arg", "Num", "Program", "ProgramSyntaxError", "Ref", "Row", "Step", "TABLE_OPS",
+    "official_tokenize", "parse_program", "parse_token_list",
+]

@@ -1,0 +1,102 @@
+"""The typed AST of a FinQA-family program: frozen, slotted dataclasses.
+
+Literals keep their source text so that every arithmetic (float64, exact decimal,
+exact float, multiprecision) reads the number itself, the way the official
+evaluator does with ``float(text)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+TABLE_OPS: frozenset[str] = frozenset({"table_max", "table_min", "table_sum", "table_average"})
+ARITHMETIC_OPS: frozenset[str] = frozenset({"add", "subtract", "multiply", "divide", "exp", "greater"})
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    """A literal argument: a number (``34.8``, ``1,000``, ``5%``) or a constant (``const_100``)."""
+
+    text: str
+
+    @property
+    def is_const(self) -> bool:
+        return "const" in self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A reference ``#k`` to the result of an earlier step."""
+
+    index: int
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A table row name (first argument of a ``table_*`` op) or the dummy ``none``."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Arg = Union[Num, Ref, Row]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One ``op(arg1, arg2)``; the op is kept as text so unknown ops reach the interpreter."""
+
+    op: str
+    arg1: Arg
+    arg2: Arg
+
+    @property
+    def is_table(self) -> bool:
+        return self.op in TABLE_OPS
+
+    def __str__(self) -> str:
+        return f"{self.op}({self.arg1}, {self.arg2})"
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """A parsed program: steps, or one bare literal (ConvFinQA's ``206588``).
+
+    ``official_invalid`` is set when the text parsed here but the official
+    tokenizer/structure check would reject it (e.g. ``subtract(5829,5735)``);
+    ``official_note`` says why.
+    """
+
+    steps: tuple[Step, ...]
+    bare: Num | None = None
+    official_invalid: bool = False
+    official_note: str = ""
+
+    def to_text(self) -> str:
+        """The canonical dataset text form (steps joined by ``", "``)."""
+        if self.bare is not None:
+            return self.bare.text
+        return ", ".join(str(step) for step in self.steps)
+
+    def to_tokens(self) -> list[str]:
+        """The official token-list form, ``EOF`` included."""
+        if self.bare is not None:
+            return [self.bare.text, "EOF"]
+        tokens: list[str] = []
+        for step in self.steps:
+            tokens += [step.op + "(", str(step.arg1), str(step.arg2), ")"]
+        tokens.append("EOF")
+        return tokens
+
+    def __str__(self) -> str:
+        return self.to_text()

@@ -1,0 +1,177 @@
+"""Program text -> AST. The Lark grammar (``finqa.lark``) defines the language;
+a verified fast path handles the canonical dataset form without building a parser tree.
+
+Fast path: the official tokenizer's split, accepted only when every argument is
+matched by the grammar's own argument terminals (read from the grammar, not
+copied), so it can only accept what the grammar accepts; anything else goes
+through the LALR parser, which reports errors with line, column and a caret.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .nodes import Num, Program, Step
+from .tokens import TokenFormError, is_official_op, official_tokenize, parse_tokens, step_from_parts
+
+MAX_PROGRAM_CHARS = 100_000
+"""Longest program text accepted; longer input is refused before parsing (bounded work)."""
+
+
+class ProgramSyntaxError(ValueError):
+    """Malformed program text, with the position and a caret excerpt."""
+
+    def __init__(self, message: str, text: str, line: int, column: int) -> None:
+        self.message = message
+        self.text = text
+        self.line = line
+        self.column = column
+        super().__init__(f"{message} at line {line}, column {column}\n{self.excerpt()}")
+
+    def excerpt(self) -> str:
+        """The offending line with a caret under the column."""
+        lines = self.text.splitlines() or [""]
+        source = lines[min(self.line, len(lines)) - 1]
+        start = max(0, self.column - 40)
+        shown = source[start:self.column + 40]
+        return f"  {shown}\n  {' ' * (self.column - 1 - start)}^"
+
+
+class _ToAst(Transformer[Token, object]):
+    """Builds the AST during LALR parsing (no intermediate tree)."""
+
+    def ref(self, items: list[Token]) -> str:
+        return str(items[0]).strip()
+
+    const = number = text = ref
+
+    def step(self, items: list[object]) -> Step:
+        op, arg1, arg2 = (str(item).strip() for item in items)
+        return step_from_parts(op, arg1, arg2)
+
+    def steps(self, items: list[Step]) -> Program:
+        return Program(tuple(items))
+
+    def bare(self, items: list[str]) -> Program:
+        return Program((), bare=Num(items[0]))
+
+    def start(self, items: list[Program]) -> Program:
+        return items[0]
+
+
+def _grammar_text() -> str:
+    return resources.files("progexec.grammar").joinpath("finqa.lark").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(_grammar_text(), parser="lalr", transformer=_ToAst(), maybe_placeholders=False)
+
+
+@lru_cache(maxsize=1)
+def _arg_pattern() -> re.Pattern[str]:
+    """One regex equal to the grammar's argument terminals (REF | CONST | NUMBER | TEXT), anchored."""
+    terminals = {term.name: term.pattern.to_regexp() for term in _parser().terminals}
+    alternatives = "|".join(f"(?:{terminals[name]})" for name in ("REF", "CONST", "NUMBER", "TEXT"))
+    return re.compile(rf"(?:{alternatives})\Z")
+
+
+def _fast_parse(text: str) -> Program | None:
+    """The canonical form via the official split; None when the grammar must decide."""
+    tokens = official_tokenize(text)
+    try:
+        program = parse_tokens(tokens)
+    except TokenFormError:
+        return None
+    pattern = _arg_pattern()
+    if program.bare is not None:
+        return program if text == program.bare.text and pattern.match(text) else None
+    body = tokens[:-1]
+    for position in range(0, len(body), 4):
+        if body[position] != body[position].strip() or body[position] == "(":
+            return None
+        for arg in (body[position + 1], body[position + 2]):
+            if arg != arg.strip() or not pattern.match(arg):
+                return None
+    return program
+
+
+def parse_program(text: str) -> Program:
+    """Parse program text into a Program; raise ProgramSyntaxError when it is malformed.
+
+    A program the grammar accepts but the official tokenizer would reject comes
+    back with ``official_invalid=True`` and a note saying why.
+    """
+    if len(text) > MAX_PROGRAM_CHARS:
+        raise ProgramSyntaxError(
+            f"program is {len(text)} characters long, over the limit of {MAX_PROGRAM_CHARS}", text, 1, 1)
+    fast = _fast_parse(text)
+    if fast is not None:
+        return fast
+    try:
+        program = _parser().parse(text)
+    except UnexpectedInput as error:
+        raise _syntax_error(error, text) from None
+    assert isinstance(program, Program)
+    try:
+        official = parse_tokens(official_tokenize(text))
+    except TokenFormError as error:
+        return Program(program.steps, program.bare, True, f"official tokenizer: {error.message}")
+    if official != program:
+        return Program(program.steps, program.bare, True,
+                       "the official tokenizer reads this text differently")
+    return program
+
+
+def parse_token_list(tokens: Sequence[str]) -> Program:
+    """Parse the official token-list form; raise ProgramSyntaxError naming the bad token."""
+    if not all(isinstance(token, str) for token in tokens):
+        raise ProgramSyntaxError("every token must be a string", repr(list(tokens)), 1, 1)
+    try:
+        return parse_tokens(list(tokens))
+    except TokenFormError as error:
+        shown = " ".join(tokens)
+        column = sum(len(token) + 1 for token in tokens[:error.position]) + 1
+        raise ProgramSyntaxError(error.message, shown, 1, column) from None
+
+
+def _syntax_error(error: UnexpectedInput, text: str) -> ProgramSyntaxError:
+    line = getattr(error, "line", 1) or 1
+    column = getattr(error, "column", 1) or 1
+    if isinstance(error, UnexpectedCharacters):
+        message = f"unexpected character {text[error.pos_in_stream]!r}" if error.pos_in_stream < len(text) \
+            else "unexpected character"
+    elif isinstance(error, UnexpectedEOF):
+        message = "unexpected end of program"
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    elif isinstance(error, UnexpectedToken):
+        token = error.token
+        expected = ", ".join(sorted(_describe(name) for name in error.expected))
+        if token.type == "$END":
+            message = f"unexpected end of program, expected {expected}"
+            lines = text.splitlines() or [""]
+            line, column = len(lines), len(lines[-1]) + 1
+        else:
+            message = f"unexpected {str(token)!r}, expected {expected}"
+        if token.type == "OP" and not is_official_op(str(token)):
+            message += f" (note: {str(token)!r} is not a FinQA op)"
+    else:
+        message = "malformed program"
+    return ProgramSyntaxError(message, text, line, column)
+
+
+_TERMINAL_NAMES = {
+    "LPAR": "'('", "RPAR": "')'", "COMMA": "','", "OP": "an op name", "REF": "a reference #k",
+    "CONST": "a constant", "NUMBER": "a number", "TEXT": "an argument", "$END": "end of program",
+}
+
+
+def _describe(name: str) -> str:
+    return _TERMINAL_NAMES.get(name, name)

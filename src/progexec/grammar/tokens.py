@@ -1,0 +1,115 @@
+"""The official token form: text -> tokens exactly as FinQA's ``program_tokenization``,
+and tokens -> AST by the official structure rules (the fast path of the parser).
+
+The official evaluator joins tokens with ``|`` and splits on ``)``; this module
+reproduces that reading so a token list means here what it means there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
+
+ALL_OPS: tuple[str, ...] = (
+    "add", "subtract", "multiply", "divide", "exp", "greater",
+    "table_max", "table_min", "table_sum", "table_average",
+)
+_OP_SET = frozenset(ALL_OPS)
+
+
+class TokenFormError(ValueError):
+    """A token list the official structure check (or our stricter one) rejects."""
+
+    def __init__(self, message: str, position: int) -> None:
+        super().__init__(f"{message} (token {position})")
+        self.message = message
+        self.position = position
+
+
+def official_tokenize(text: str) -> list[str]:
+    """Split program text into the official token list (split on ``", "`` only, cut at parens, add ``EOF``)."""
+    tokens: list[str] = []
+    for piece in text.split(", "):
+        current = ""
+        for char in piece:
+            if char == ")" and current:
+                tokens.append(current)
+                current = ""
+            current += char
+            if char in "()":
+                tokens.append(current)
+                current = ""
+        if current:
+            tokens.append(current)
+    tokens.append("EOF")
+    return tokens
+
+
+def classify_arg(text: str, op: str) -> Arg:
+    """Turn one stripped argument string into an AST node, by the official rules.
+
+    ``"#" in text`` makes a reference (the official ``int(text.replace("#", ""))``);
+    the first argument of a table op is a row name; anything else is a literal.
+    """
+    if "#" in text:
+        digits = text.replace("#", "")
+        if text.startswith("#") and digits.isdigit() and digits.isascii():
+            return Ref(int(digits), text)
+        return Num(text)  # the official int() fails or reads it oddly: refused as a bad literal
+    if op in TABLE_OPS:
+        return Row(text)  # arg1 names the row; arg2 is the ignored dummy (``none``)
+    return Num(text)
+
+
+def step_from_parts(op: str, arg1: str, arg2: str) -> Step:
+    """Build a step from its op and two stripped argument strings."""
+    return Step(op, classify_arg(arg1, op), classify_arg(arg2, op))
+
+
+def parse_tokens(tokens: Sequence[str]) -> Program:
+    """Parse the official token form (``[..., "EOF"]``) into a Program.
+
+    Strict: each step must be exactly ``op(``, arg, arg, ``)`` with a known op
+    and the list must end with ``EOF``. Raises TokenFormError otherwise.
+    """
+    if not tokens or tokens[-1] != "EOF":
+        raise TokenFormError("the token list must end with 'EOF'", len(tokens))
+    body = tokens[:-1]
+    if len(body) == 1:
+        only = body[0]
+        if "(" in only or ")" in only:
+            raise TokenFormError("a one-token program must be a bare literal", 0)
+        return Program((), bare=Num(only.strip()))
+    if not body:
+        raise TokenFormError("the program has no steps", 0)
+    if len(body) % 4:
+        raise TokenFormError("each step must be 'op(', arg, arg, ')'", len(body))
+    steps: list[Step] = []
+    for start in range(0, len(body), 4):
+        head, arg1, arg2, close = body[start:start + 4]
+        if not head.endswith("(") or head.count("(") != 1 or ")" in head:
+            raise TokenFormError(f"expected 'op(' but found {head!r}", start)
+        op = head[:-1].strip()
+        if op not in _OP_SET:
+            raise TokenFormError(f"unknown op {op!r}", start)
+        if close != ")":
+            raise TokenFormError(f"expected ')' but found {close!r}", start + 3)
+        for offset, arg in ((1, arg1), (2, arg2)):
+            if any(c in arg for c in "()|"):
+                raise TokenFormError(f"argument {arg!r} contains '(', ')' or '|'", start + offset)
+            if not arg.strip():
+                raise TokenFormError("empty argument", start + offset)
+        steps.append(step_from_parts(op, arg1.strip(), arg2.strip()))
+    return Program(tuple(steps))
+
+
+def is_official_op(op: str) -> bool:
+    """True for the ten FinQA op names."""
+    return op in _OP_SET
+
+
+__all__ = [
+    "ALL_OPS", "ARITHMETIC_OPS", "TokenFormError", "official_tokenize", "parse_tokens",
+    "classify_arg", "step_from_parts", "is_official_op",
+]

@@ -1,0 +1,1 @@
+"""Interpretation: arithmetic, the interpreter, the flat contract, the official verdict."""

@@ -1,0 +1,139 @@
+"""Pluggable arithmetic for the one interpreter: the protocol and Float64, the official semantics.
+
+An arithmetic reads literals from their source text and applies the ten ops. It
+signals a refusal by raising :class:`Refusal` with a status; the interpreter turns
+that into an Outcome. Exact and multiprecision arithmetics live in ``progexec.oracle``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+from .status import Status
+
+V = TypeVar("V")
+
+
+class Refusal(Exception):
+    """Raised inside an arithmetic when a value cannot be produced; carries the contract status."""
+
+    def __init__(self, status: Status, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class Arithmetic(Protocol[V]):
+    """What the interpreter needs from a number system."""
+
+    name: str
+
+    def literal(self, text: str) -> V: ...
+    def add(self, a: V, b: V) -> V: ...
+    def subtract(self, a: V, b: V) -> V: ...
+    def multiply(self, a: V, b: V) -> V: ...
+    def divide(self, a: V, b: V) -> V: ...
+    def power(self, a: V, b: V) -> V: ...
+    def greater(self, a: V, b: V) -> bool: ...
+    def row_sum(self, row: Sequence[V]) -> V: ...
+    def row_max(self, row: Sequence[V]) -> V: ...
+    def row_min(self, row: Sequence[V]) -> V: ...
+    def row_average(self, row: Sequence[V]) -> V: ...
+    def finish(self, value: V) -> V: ...
+
+
+def official_str_to_num(text: str, const_marker: str = "const") -> float | None:
+    """The official ``str_to_num``: commas removed, ``float``, then ``%`` / 100.0, then ``const_``.
+
+    Returns None where the official function returns ``"n/a"`` or raises (both make
+    the program invalid). ``const_marker`` is ``"const"`` for FinQA, ``"const_"`` for ConvFinQA.
+    """
+    text = text.replace(",", "")
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    if "%" in text:
+        try:
+            return float(text.replace("%", "")) / 100.0
+        except ValueError:
+            return None
+    if const_marker in text:
+        rest = text.replace("const_", "")
+        if rest == "m1":
+            rest = "-1"
+        try:
+            return float(rest)
+        except ValueError:
+            return None
+    return None
+
+
+def checked_float(value: float, what: str) -> float:
+    """Refuse NaN and infinities, which the contract never returns as values."""
+    if math.isnan(value):
+        raise Refusal(Status.NOT_A_NUMBER, f"{what} is NaN")
+    if math.isinf(value):
+        raise Refusal(Status.OVERFLOW, f"{what} is infinite")
+    return value
+
+
+class Float64:
+    """IEEE binary64 with Python's operators: exactly what the official evaluator computes."""
+
+    name = "float64"
+
+    def __init__(self, const_marker: str = "const") -> None:
+        self.const_marker = const_marker
+
+    def literal(self, text: str) -> float:
+        value = official_str_to_num(text, self.const_marker)
+        if value is None:
+            raise Refusal(Status.BAD_LITERAL, f"{text!r} is not a number, percentage or constant")
+        return checked_float(value, f"literal {text!r}")
+
+    def add(self, a: float, b: float) -> float:
+        return checked_float(a + b, "the sum")
+
+    def subtract(self, a: float, b: float) -> float:
+        return checked_float(a - b, "the difference")
+
+    def multiply(self, a: float, b: float) -> float:
+        return checked_float(a * b, "the product")
+
+    def divide(self, a: float, b: float) -> float:
+        if b == 0.0:
+            raise Refusal(Status.DIVIDE_BY_ZERO, "division by zero")
+        return checked_float(a / b, "the quotient")
+
+    def power(self, a: float, b: float) -> float:
+        try:
+            result = a ** b
+        except ZeroDivisionError:
+            raise Refusal(Status.DIVIDE_BY_ZERO, "zero raised to a negative power") from None
+        except OverflowError:
+            raise Refusal(Status.OVERFLOW, "the power overflows float64") from None
+        if isinstance(result, complex):
+            raise Refusal(Status.NON_REAL_RESULT, "a negative base to a fractional power is not real")
+        return checked_float(result, "the power")
+
+    def greater(self, a: float, b: float) -> bool:
+        return a > b
+
+    def row_sum(self, row: Sequence[float]) -> float:
+        return checked_float(sum(row), "the row sum")
+
+    def row_max(self, row: Sequence[float]) -> float:
+        return max(row)
+
+    def row_min(self, row: Sequence[float]) -> float:
+        return min(row)
+
+    def row_average(self, row: Sequence[float]) -> float:
+        return checked_float(sum(row), "the row sum") / len(row)
+
+    def finish(self, value: float) -> float:
+        """CPython ``round(x, 5)``, once, on the final value only."""
+        return round(value, 5)

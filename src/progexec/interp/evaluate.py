@@ -1,0 +1,187 @@
+"""The interpreter: one walk over the steps, under any arithmetic.
+
+``evaluate(program, arithmetic, table)`` never raises for a bad program: it returns
+an :class:`Outcome` whose status says why there is no value. Intermediates stay
+exactly what the arithmetic computed; only ``arithmetic.finish`` touches the final value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, TypeVar, Union
+
+from ..grammar.nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
+from .arithmetic import Arithmetic, Refusal
+from .status import Status
+from .table import Table, clean_cell, row_index
+
+V = TypeVar("V")
+
+MAX_STEPS = 10_000
+"""Longest program (in steps) the interpreter runs; longer ones are refused with LIMIT_EXCEEDED."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome(Generic[V]):
+    """The result of one program under one arithmetic.
+
+    ``value`` is the finished answer (rounded for float64) or a bool for a final
+    ``greater``; ``raw`` is the unrounded final value; ``results`` every step's value.
+    On a refusal, ``value`` is None and ``step``/``arg`` locate the cause (0-based step, arg 1 or 2).
+    """
+
+    status: Status
+    value: V | bool | None = None
+    raw: V | bool | None = None
+    results: tuple[V | bool, ...] = ()
+    step: int | None = None
+    arg: int | None = None
+    message: str = ""
+
+    @property
+    def present(self) -> bool:
+        return self.status is Status.OK
+
+    @property
+    def is_bool(self) -> bool:
+        return self.present and isinstance(self.value, bool)
+
+    @property
+    def bool_value(self) -> bool | None:
+        return self.value if isinstance(self.value, bool) else None
+
+    def answer(self) -> V | str | None:
+        """The answer as the dataset writes it: a number, ``"yes"``/``"no"``, or None."""
+        if isinstance(self.value, bool):
+            return "yes" if self.value else "no"
+        return self.value
+
+    def where(self) -> str:
+        """``step 2, argument 1`` style location of a refusal, or ``""``."""
+        if self.step is None:
+            return ""
+        return f"step {self.step}" + (f", argument {self.arg}" if self.arg else "")
+
+
+class _Stop(Exception):
+    def __init__(self, status: Status, message: str, step: int | None, arg: int | None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.step, self.arg = status, message, step, arg
+
+
+Value = Union[V, bool]
+
+
+def _number(arith: Arithmetic[V], arg: Arg, results: list[Value[V]], step: int, position: int) -> V:
+    """The numeric value of an arithmetic op's argument."""
+    if isinstance(arg, Ref):
+        if arg.index >= step:
+            raise _Stop(Status.FORWARD_REFERENCE,
+                        f"{arg.text} refers to step {arg.index}, not an earlier step", step, position)
+        value = results[arg.index]
+        if isinstance(value, bool):
+            raise _Stop(Status.REFERENCE_TO_BOOLEAN,
+                        f"{arg.text} is a yes/no result used as a number", step, position)
+        return value
+    text = arg.text if isinstance(arg, Num) else arg.name
+    try:
+        return arith.literal(text)
+    except Refusal as refusal:
+        raise _Stop(refusal.status, refusal.message, step, position) from None
+
+
+def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int) -> list[V]:
+    """The numeric cells of the row a table op names."""
+    if not isinstance(arg, Row):
+        raise _Stop(Status.BAD_ARG_KIND,
+                    f"a table op needs a row name, not {arg}", step, 1)
+    if table is None:
+        raise _Stop(Status.MISSING_TABLE, "a table op needs a table and the item has none", step, 1)
+    rows = row_index(table)
+    if arg.name not in rows:
+        raise _Stop(Status.MISSING_ROW, f"no table row is named {arg.name!r}", step, 1)
+    cells = rows[arg.name]
+    if not cells:
+        raise _Stop(Status.EMPTY_ROW, f"table row {arg.name!r} has no cells", step, 1)
+    values: list[V] = []
+    for index, cell in enumerate(cells):
+        try:
+            values.append(arith.literal(clean_cell(cell)))
+        except Refusal as refusal:
+            raise _Stop(Status.BAD_CELL,
+                        f"cell {index + 1} of row {arg.name!r} ({cell!r}): {refusal.message}", step, 1) from None
+    return values
+
+
+def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Value[V]], table: Table | None) -> Value[V]:
+    op = step.op
+    try:
+        if op in TABLE_OPS:
+            row = _row(arith, step.arg1, table, index)
+            if op == "table_max":
+                return arith.row_max(row)
+            if op == "table_min":
+                return arith.row_min(row)
+            if op == "table_sum":
+                return arith.row_sum(row)
+            return arith.row_average(row)
+        if op not in ARITHMETIC_OPS:
+            raise _Stop(Status.UNKNOWN_OP, f"{op!r} is not a FinQA op", index, None)
+        for position, arg in ((1, step.arg1), (2, step.arg2)):
+            if isinstance(arg, Row):
+                raise _Stop(Status.BAD_ARG_KIND, f"{op} takes numbers, not the row name {arg.name!r}",
+                            index, position)
+        a = _number(arith, step.arg1, results, index, 1)
+        b = _number(arith, step.arg2, results, index, 2)
+        if op == "add":
+            return arith.add(a, b)
+        if op == "subtract":
+            return arith.subtract(a, b)
+        if op == "multiply":
+            return arith.multiply(a, b)
+        if op == "divide":
+            return arith.divide(a, b)
+        if op == "exp":
+            return arith.power(a, b)
+        return arith.greater(a, b)
+    except Refusal as refusal:
+        raise _Stop(refusal.status, refusal.message, index, None) from None
+
+
+def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = None,
+             max_steps: int = MAX_STEPS) -> Outcome[V]:
+    """Run ``program`` under ``arithmetic``; never raises for a bad program or table."""
+    if program.bare is not None:
+        try:
+            raw = arithmetic.literal(program.bare.text)
+        except Refusal as refusal:
+            return Outcome(refusal.status, step=0, arg=1, message=refusal.message)
+        return Outcome(Status.OK, arithmetic.finish(raw), raw, (raw,))
+    if not program.steps:
+        return Outcome(Status.NO_STEPS, message="the program has no steps")
+    if len(program.steps) > max_steps:
+        return Outcome(Status.LIMIT_EXCEEDED,
+                       message=f"the program has {len(program.steps)} steps, over the limit of {max_steps}")
+    results: list[Value[V]] = []
+    try:
+        for index, step in enumerate(program.steps):
+            results.append(_apply(arithmetic, step, index, results, table))
+    except _Stop as stop:
+        return Outcome(stop.status, results=tuple(results), step=stop.step, arg=stop.arg, message=stop.message)
+    final = results[-1]
+    if isinstance(final, bool):
+        return Outcome(Status.OK, final, final, tuple(results))
+    try:
+        finished = arithmetic.finish(final)
+    except Refusal as refusal:
+        return Outcome(refusal.status, results=tuple(results), step=len(results) - 1, message=refusal.message)
+    return Outcome(Status.OK, finished, final, tuple(results))
+
+
+def first_refusal_text(outcome: Outcome[V]) -> str:
+    """A one-line description of a refusal: status, location, message."""
+    where = outcome.where()
+    return f"{outcome.status.label}{' at ' + where if where else ''}: {outcome.message}"
+
+
+__all__ = ["Outcome", "evaluate", "MAX_STEPS", "first_refusal_text"]

@@ -1,0 +1,79 @@
+"""One call from program text or tokens to an answer: parse, run under float64, and
+say what the official evaluator would have answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..grammar.nodes import Program
+from ..grammar.parse import ProgramSyntaxError, parse_program, parse_token_list
+from ..grammar.tokens import official_tokenize
+from .arithmetic import Float64
+from .evaluate import Outcome, evaluate
+from .official import OfficialVerdict, official_verdict
+from .status import Status
+from .table import Table
+
+DIALECTS = ("finqa", "convfinqa")
+_ARITHMETICS = {"finqa": Float64("const"), "convfinqa": Float64("const_")}
+
+
+@dataclass(frozen=True, slots=True)
+class Execution:
+    """A program's float64 outcome under the contract, and the official evaluator's verdict."""
+
+    program: Program | None
+    outcome: Outcome[float]
+    official: OfficialVerdict
+    error: ProgramSyntaxError | None = None
+
+    @property
+    def status(self) -> Status:
+        return self.outcome.status
+
+
+def float64(dialect: str = "finqa") -> Float64:
+    """The official float64 arithmetic of a dialect."""
+    return _ARITHMETICS[dialect]
+
+
+def _finish(program: Program | None, outcome: Outcome[float], tokens: Sequence[str],
+            table: Table | None, dialect: str, error: ProgramSyntaxError | None) -> Execution:
+    official_ok = (program is not None and outcome.present and not program.official_invalid
+                   and (program.bare is None or dialect == "convfinqa"))
+    if official_ok:
+        verdict = OfficialVerdict(True, outcome.answer())
+    else:
+        verdict = official_verdict(tokens, table, dialect)
+    return Execution(program, outcome, verdict, error)
+
+
+def execute_program(program: Program, table: Table | None = None, dialect: str = "finqa") -> Execution:
+    """Run an already parsed program."""
+    outcome = evaluate(program, float64(dialect), table)
+    return _finish(program, outcome, program.to_tokens(), table, dialect, None)
+
+
+def execute_text(text: str, table: Table | None = None, dialect: str = "finqa") -> Execution:
+    """Parse program text and run it; a syntax error becomes a SYNTAX_ERROR outcome."""
+    try:
+        program = parse_program(text)
+    except ProgramSyntaxError as error:
+        outcome: Outcome[float] = Outcome(Status.SYNTAX_ERROR, message=error.message)
+        return _finish(None, outcome, official_tokenize(text), table, dialect, error)
+    outcome = evaluate(program, float64(dialect), table)
+    tokens = official_tokenize(text) if program.official_invalid else program.to_tokens()
+    return _finish(program, outcome, tokens, table, dialect, None)
+
+
+def execute_tokens(tokens: Sequence[str], table: Table | None = None, dialect: str = "finqa") -> Execution:
+    """Run the official token-list form (``[..., "EOF"]``)."""
+    try:
+        program = parse_token_list(tokens)
+    except ProgramSyntaxError as error:
+        outcome: Outcome[float] = Outcome(Status.SYNTAX_ERROR, message=error.message)
+        return _finish(None, outcome, tokens, table, dialect, error)
+    outcome = evaluate(program, float64(dialect), table)
+    return _finish(program, outcome, tokens, table, dialect, None)
