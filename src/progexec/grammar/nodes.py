@@ -40,6 +40,17 @@ class Ref:
 
 
 @dataclass(frozen=True, slots=True)
+class Input:
+    """MathQA's ``nK``: the K-th number of the problem text, bound at evaluation time."""
+
+    index: int
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
 class Row:
     """A table row name (first argument of a ``table_*`` op) or the dummy ``none``."""
 
@@ -49,23 +60,33 @@ class Row:
         return self.name
 
 
-Arg = Union[Num, Ref, Row]
+Arg = Union[Num, Ref, Row, Input]
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One ``op(arg1, arg2)``; the op is kept as text so unknown ops reach the interpreter."""
+    """One ``op(arg, ...)``; the op is kept as text so unknown ops reach the interpreter.
+
+    FinQA steps always have two arguments; MathQA steps have one to three.
+    """
 
     op: str
-    arg1: Arg
-    arg2: Arg
+    args: tuple[Arg, ...]
+
+    @property
+    def arg1(self) -> Arg:
+        return self.args[0]
+
+    @property
+    def arg2(self) -> Arg:
+        return self.args[1]
 
     @property
     def is_table(self) -> bool:
         return self.op in TABLE_OPS
 
     def __str__(self) -> str:
-        return f"{self.op}({self.arg1}, {self.arg2})"
+        return f"{self.op}({', '.join(str(arg) for arg in self.args)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +115,7 @@ class Program:
             return [self.bare.text, "EOF"]
         tokens: list[str] = []
         for step in self.steps:
-            tokens += [step.op + "(", str(step.arg1), str(step.arg2), ")"]
+            tokens += [step.op + "(", *(str(arg) for arg in step.args), ")"]
         tokens.append("EOF")
         return tokens
 

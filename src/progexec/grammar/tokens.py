@@ -64,7 +64,7 @@ def classify_arg(text: str, op: str) -> Arg:
 
 def step_from_parts(op: str, arg1: str, arg2: str) -> Step:
     """Build a step from its op and two stripped argument strings."""
-    return Step(op, classify_arg(arg1, op), classify_arg(arg2, op))
+    return Step(op, (classify_arg(arg1, op), classify_arg(arg2, op)))
 
 
 def parse_tokens(tokens: Sequence[str]) -> Program:

@@ -7,11 +7,13 @@ exactly what the arithmetic computed; only ``arithmetic.finish`` touches the fin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar, Union
 
-from ..grammar.nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
+from ..grammar.nodes import Arg, Input, Program, Ref, Row, Step
 from .arithmetic import Arithmetic, Refusal
+from .ops import FINQA_OPS, OpTable
 from .status import Status
 from .table import Table, clean_cell, row_index
 
@@ -72,8 +74,9 @@ class _Stop(Exception):
 Value = Union[V, bool]
 
 
-def _number(arith: Arithmetic[V], arg: Arg, results: list[Value[V]], step: int, position: int) -> V:
-    """The numeric value of an arithmetic op's argument."""
+def _number(arith: Arithmetic[V], arg: Arg, results: list[Value[V]], step: int, position: int,
+            inputs: Sequence[str]) -> V:
+    """The numeric value of an argument of a number op."""
     if isinstance(arg, Ref):
         if arg.index >= step:
             raise _Stop(Status.FORWARD_REFERENCE,
@@ -83,7 +86,16 @@ def _number(arith: Arithmetic[V], arg: Arg, results: list[Value[V]], step: int, 
             raise _Stop(Status.REFERENCE_TO_BOOLEAN,
                         f"{arg.text} is a yes/no result used as a number", step, position)
         return value
-    text = arg.text if isinstance(arg, Num) else arg.name
+    if isinstance(arg, Input):
+        if arg.index >= len(inputs):
+            raise _Stop(Status.BAD_LITERAL,
+                        f"{arg.text} names input number {arg.index}, but the problem has {len(inputs)}",
+                        step, position)
+        text = inputs[arg.index]
+    elif isinstance(arg, Row):
+        raise _Stop(Status.BAD_ARG_KIND, f"a number is needed, not the row name {arg.name!r}", step, position)
+    else:
+        text = arg.text
     try:
         return arith.literal(text)
     except Refusal as refusal:
@@ -96,7 +108,7 @@ def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int) -> list
         raise _Stop(Status.BAD_ARG_KIND,
                     f"a table op needs a row name, not {arg}", step, 1)
     if table is None:
-        raise _Stop(Status.MISSING_TABLE, "a table op needs a table and the item has none", step, 1)
+        raise _Stop(Status.MISSING_ROW, "a table op needs a table and the item has none", step, 1)
     rows = row_index(table)
     if arg.name not in rows:
         raise _Stop(Status.MISSING_ROW, f"no table row is named {arg.name!r}", step, 1)
@@ -113,44 +125,34 @@ def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int) -> list
     return values
 
 
-def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Value[V]], table: Table | None) -> Value[V]:
-    op = step.op
+def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Value[V]], table: Table | None,
+           ops: OpTable, inputs: Sequence[str]) -> Value[V]:
+    spec = ops.get(step.op)
+    if spec is None:
+        raise _Stop(Status.UNKNOWN_OP, f"{step.op!r} is not an op of this dialect", index, None)
+    if spec.unsupported is not None:
+        raise _Stop(spec.refusal, spec.unsupported, index, None)
+    if len(step.args) != spec.arity:
+        raise _Stop(Status.SYNTAX_ERROR, f"{step.op} takes {spec.arity} arguments, not {len(step.args)}",
+                    index, None)
     try:
-        if op in TABLE_OPS:
-            row = _row(arith, step.arg1, table, index)
-            if op == "table_max":
-                return arith.row_max(row)
-            if op == "table_min":
-                return arith.row_min(row)
-            if op == "table_sum":
-                return arith.row_sum(row)
-            return arith.row_average(row)
-        if op not in ARITHMETIC_OPS:
-            raise _Stop(Status.UNKNOWN_OP, f"{op!r} is not a FinQA op", index, None)
-        for position, arg in ((1, step.arg1), (2, step.arg2)):
-            if isinstance(arg, Row):
-                raise _Stop(Status.BAD_ARG_KIND, f"{op} takes numbers, not the row name {arg.name!r}",
-                            index, position)
-        a = _number(arith, step.arg1, results, index, 1)
-        b = _number(arith, step.arg2, results, index, 2)
-        if op == "add":
-            return arith.add(a, b)
-        if op == "subtract":
-            return arith.subtract(a, b)
-        if op == "multiply":
-            return arith.multiply(a, b)
-        if op == "divide":
-            return arith.divide(a, b)
-        if op == "exp":
-            return arith.power(a, b)
-        return arith.greater(a, b)
+        if spec.row_op:
+            result: Value[V] = spec.apply(arith, [_row(arith, step.args[0], table, index)])
+        else:
+            operands = [_number(arith, arg, results, index, position, inputs)
+                        for position, arg in enumerate(step.args, start=1)]
+            result = spec.apply(arith, operands)
     except Refusal as refusal:
         raise _Stop(refusal.status, refusal.message, index, None) from None
+    return result
 
 
 def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = None,
-             max_steps: int = MAX_STEPS) -> Outcome[V]:
-    """Run ``program`` under ``arithmetic``; never raises for a bad program or table."""
+             max_steps: int = MAX_STEPS, ops: OpTable = FINQA_OPS, inputs: Sequence[str] = ()) -> Outcome[V]:
+    """Run ``program`` under ``arithmetic``; never raises for a bad program or table.
+
+    ``ops`` selects the DSL (FinQA by default); ``inputs`` binds MathQA's ``nK`` to number texts.
+    """
     if program.bare is not None:
         try:
             raw = arithmetic.literal(program.bare.text)
@@ -165,7 +167,7 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
     results: list[Value[V]] = []
     try:
         for index, step in enumerate(program.steps):
-            results.append(_apply(arithmetic, step, index, results, table))
+            results.append(_apply(arithmetic, step, index, results, table, ops, inputs))
     except _Stop as stop:
         return Outcome(stop.status, results=tuple(results), step=stop.step, arg=stop.arg, message=stop.message)
     final = results[-1]

@@ -199,7 +199,7 @@ def compile_program(program: Program, table: Table | None = None, arithmetic: Fl
                     slots.append((int(ArgKind.LITERAL), 0.0))
                 elif isinstance(arg, Row):
                     if table is None:
-                        raise CompileError(Status.MISSING_TABLE, step_index, "the item has no table")
+                        raise CompileError(Status.MISSING_ROW, step_index, "the item has no table")
                     if arg.name not in rows:
                         raise CompileError(Status.MISSING_ROW, step_index, f"no row named {arg.name!r}")
                     offset = len(flat.table_values)

@@ -28,7 +28,7 @@ class Status(IntEnum):
     MISSING_ROW = 1413
     BAD_CELL = 1414
     SYNTAX_ERROR = 1415
-    MISSING_TABLE = 1416
+    UNSUPPORTED_OP = 1416
     NOT_A_NUMBER = 1417
     LIMIT_EXCEEDED = 1418
     BAD_INPUT = 1419
@@ -53,10 +53,10 @@ STATUS_DESCRIPTIONS: dict[Status, str] = {
     Status.OVERFLOW: "the result is infinite or too large for float64",
     Status.NON_REAL_RESULT: "the result is not a real number (negative base, fractional exponent)",
     Status.BAD_LITERAL: "a literal argument is not a number, percentage or constant",
-    Status.MISSING_ROW: "the named row is not in the table",
+    Status.MISSING_ROW: "the named row is not in the table, or the item has no table",
     Status.BAD_CELL: "a cell of the row is not numeric",
     Status.SYNTAX_ERROR: "the program text or token list is malformed",
-    Status.MISSING_TABLE: "a table op was used but the item has no table",
+    Status.UNSUPPORTED_OP: "the op belongs to the dialect but the chosen semantics does not define it",
     Status.NOT_A_NUMBER: "a literal or result is NaN",
     Status.LIMIT_EXCEEDED: "a configured bound (program length, literal length, exponent) was exceeded",
     Status.BAD_INPUT: "the input item itself is unusable (not JSON, no program, wrong types)",
