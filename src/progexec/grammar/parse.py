@@ -43,6 +43,10 @@ class ProgramSyntaxError(ValueError):
         return f"  {shown}\n  {' ' * (self.column - 1 - start)}^"
 
 
+class ProgramTooLongError(ProgramSyntaxError):
+    """The program text is longer than MAX_PROGRAM_CHARS (refused before parsing: bounded work)."""
+
+
 class _ToAst(Transformer[Token, object]):
     """Builds the AST during LALR parsing (no intermediate tree)."""
 
@@ -109,8 +113,8 @@ def parse_program(text: str) -> Program:
     back with ``official_invalid=True`` and a note saying why.
     """
     if len(text) > MAX_PROGRAM_CHARS:
-        raise ProgramSyntaxError(
-            f"program is {len(text)} characters long, over the limit of {MAX_PROGRAM_CHARS}", text, 1, 1)
+        raise ProgramTooLongError(
+            f"program is {len(text)} characters long, over the limit of {MAX_PROGRAM_CHARS}", text[:200], 1, 1)
     fast = _fast_parse(text)
     if fast is not None:
         return fast

@@ -22,6 +22,9 @@ V = TypeVar("V")
 MAX_STEPS = 10_000
 """Longest program (in steps) the interpreter runs; longer ones are refused with LIMIT_EXCEEDED."""
 
+MAX_LITERAL_CHARS = 400
+"""Longest literal (or table cell) the interpreter reads; longer ones are refused with LIMIT_EXCEEDED."""
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome(Generic[V]):
@@ -96,6 +99,9 @@ def _number(arith: Arithmetic[V], arg: Arg, results: list[Value[V]], step: int, 
         raise _Stop(Status.BAD_ARG_KIND, f"a number is needed, not the row name {arg.name!r}", step, position)
     else:
         text = arg.text
+    if len(text) > MAX_LITERAL_CHARS:
+        raise _Stop(Status.LIMIT_EXCEEDED,
+                    f"a literal of {len(text)} characters is over the limit of {MAX_LITERAL_CHARS}", step, position)
     try:
         return arith.literal(text)
     except Refusal as refusal:
@@ -117,6 +123,9 @@ def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int) -> list
         raise _Stop(Status.EMPTY_ROW, f"table row {arg.name!r} has no cells", step, 1)
     values: list[V] = []
     for index, cell in enumerate(cells):
+        if len(cell) > MAX_LITERAL_CHARS:
+            raise _Stop(Status.LIMIT_EXCEEDED, f"cell {index + 1} of row {arg.name!r} is over "
+                        f"{MAX_LITERAL_CHARS} characters", step, 1)
         try:
             values.append(arith.literal(clean_cell(cell)))
         except Refusal as refusal:
@@ -154,6 +163,9 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
     ``ops`` selects the DSL (FinQA by default); ``inputs`` binds MathQA's ``nK`` to number texts.
     """
     if program.bare is not None:
+        if len(program.bare.text) > MAX_LITERAL_CHARS:
+            return Outcome(Status.LIMIT_EXCEEDED, step=0, arg=1,
+                           message=f"a literal of {len(program.bare.text)} characters is over the limit")
         try:
             raw = arithmetic.literal(program.bare.text)
         except Refusal as refusal:

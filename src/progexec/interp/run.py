@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..grammar.nodes import Program
-from ..grammar.parse import ProgramSyntaxError, parse_program, parse_token_list
+from ..grammar.parse import ProgramSyntaxError, ProgramTooLongError, parse_program, parse_token_list
 from ..grammar.tokens import official_tokenize
 from .arithmetic import Float64
 from .evaluate import Outcome, evaluate
@@ -61,7 +61,8 @@ def execute_text(text: str, table: Table | None = None, dialect: str = "finqa") 
     try:
         program = parse_program(text)
     except ProgramSyntaxError as error:
-        outcome: Outcome[float] = Outcome(Status.SYNTAX_ERROR, message=error.message)
+        status = Status.LIMIT_EXCEEDED if isinstance(error, ProgramTooLongError) else Status.SYNTAX_ERROR
+        outcome: Outcome[float] = Outcome(status, message=error.message)
         return _finish(None, outcome, official_tokenize(text), table, dialect, error)
     outcome = evaluate(program, float64(dialect), table)
     tokens = official_tokenize(text) if program.official_invalid else program.to_tokens()
