@@ -1,0 +1,1 @@
+"""The exact oracle and the named rounders (see :mod:`progexec.oracle.rounding`)."""
