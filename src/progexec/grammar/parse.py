@@ -18,7 +18,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .nodes import Num, Program, Step
-from .tokens import TokenFormError, is_official_op, official_tokenize, parse_tokens, step_from_parts
+from .tokens import ALL_OPS, TokenFormError, is_official_op, official_tokenize, parse_tokens, step_from_parts
 
 MAX_PROGRAM_CHARS = 100_000
 """Longest program text accepted; longer input is refused before parsing (bounded work)."""
@@ -79,31 +79,49 @@ def _parser() -> Lark:
 
 
 @lru_cache(maxsize=1)
-def _arg_pattern() -> re.Pattern[str]:
-    """One regex equal to the grammar's argument terminals (REF | CONST | NUMBER | TEXT), anchored."""
+def _arg_regex() -> str:
+    """The grammar's argument terminals (REF | CONST | NUMBER | TEXT) as one regex, read from the grammar."""
     terminals = {term.name: term.pattern.to_regexp() for term in _parser().terminals}
-    alternatives = "|".join(f"(?:{terminals[name]})" for name in ("REF", "CONST", "NUMBER", "TEXT"))
-    return re.compile(rf"(?:{alternatives})\Z")
+    return "|".join(f"(?:{terminals[name]})" for name in ("REF", "CONST", "NUMBER", "TEXT"))
+
+
+@lru_cache(maxsize=1)
+def _arg_pattern() -> re.Pattern[str]:
+    return re.compile(rf"(?:{_arg_regex()})\Z")
+
+
+@lru_cache(maxsize=65536)
+def _canonical_arg(text: str) -> bool:
+    """True when the grammar reads ``text`` as one argument and the official tokenizer keeps it whole."""
+    return "(" not in text and ")" not in text and bool(_arg_pattern().match(text))
+
+
+_OP_NAMES = frozenset(ALL_OPS)
 
 
 def _fast_parse(text: str) -> Program | None:
-    """The canonical form via the official split; None when the grammar must decide."""
-    tokens = official_tokenize(text)
-    try:
-        program = parse_tokens(tokens)
-    except TokenFormError:
+    """The canonical dataset form (``op(a, b)`` joined by ``", "``), checked against the grammar's own terminals.
+
+    Accepts only text that the grammar accepts *and* that the official tokenizer
+    splits into the same steps (no parentheses or ``|`` inside arguments, one
+    space after each comma); returns None when the full LALR parser must decide.
+    """
+    if "|" in text or text != text.strip():
         return None
-    pattern = _arg_pattern()
-    if program.bare is not None:
-        return program if text == program.bare.text and pattern.match(text) else None
-    body = tokens[:-1]
-    for position in range(0, len(body), 4):
-        if body[position] != body[position].strip() or body[position] == "(":
+    if "(" not in text:
+        return Program((), bare=Num(text)) if _canonical_arg(text) else None
+    if not text.endswith(")"):
+        return None
+    steps: list[Step] = []
+    for chunk in text[:-1].split("), "):
+        op, paren, rest = chunk.partition("(")
+        if not paren or op not in _OP_NAMES:
             return None
-        for arg in (body[position + 1], body[position + 2]):
-            if arg != arg.strip() or not pattern.match(arg):
-                return None
-    return program
+        args = rest.split(", ")
+        if len(args) != 2 or not (_canonical_arg(args[0]) and _canonical_arg(args[1])):
+            return None
+        steps.append(step_from_parts(op, args[0], args[1]))
+    return Program(tuple(steps))
 
 
 def parse_program(text: str) -> Program:

@@ -8,6 +8,7 @@ reproduces that reading so a token list means here what it means there.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
 
@@ -62,8 +63,9 @@ def classify_arg(text: str, op: str) -> Arg:
     return Num(text)
 
 
+@lru_cache(maxsize=65536)
 def step_from_parts(op: str, arg1: str, arg2: str) -> Step:
-    """Build a step from its op and two stripped argument strings."""
+    """Build a step from its op and two stripped argument strings (cached: steps are immutable)."""
     return Step(op, (classify_arg(arg1, op), classify_arg(arg2, op)))
 
 

@@ -8,6 +8,7 @@ that into an Outcome. Exact and multiprecision arithmetics live in ``progexec.or
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
@@ -44,6 +45,7 @@ class Arithmetic(Protocol[V]):
     def finish(self, value: V) -> V: ...
 
 
+@lru_cache(maxsize=65536)
 def official_str_to_num(text: str, const_marker: str = "const") -> float | None:
     """The official ``str_to_num``: commas removed, ``float``, then ``%`` / 100.0, then ``const_``.
 
@@ -92,21 +94,27 @@ class Float64:
         value = official_str_to_num(text, self.const_marker)
         if value is None:
             raise Refusal(Status.BAD_LITERAL, f"{text!r} is not a number, percentage or constant")
-        return checked_float(value, f"literal {text!r}")
+        return value if value - value == 0.0 else checked_float(value, f"literal {text!r}")
+
+    # ``r - r == 0.0`` is the fast finiteness test: it is NaN for NaN and for either infinity.
 
     def add(self, a: float, b: float) -> float:
-        return checked_float(a + b, "the sum")
+        result = a + b
+        return result if result - result == 0.0 else checked_float(result, "the sum")
 
     def subtract(self, a: float, b: float) -> float:
-        return checked_float(a - b, "the difference")
+        result = a - b
+        return result if result - result == 0.0 else checked_float(result, "the difference")
 
     def multiply(self, a: float, b: float) -> float:
-        return checked_float(a * b, "the product")
+        result = a * b
+        return result if result - result == 0.0 else checked_float(result, "the product")
 
     def divide(self, a: float, b: float) -> float:
         if b == 0.0:
             raise Refusal(Status.DIVIDE_BY_ZERO, "division by zero")
-        return checked_float(a / b, "the quotient")
+        result = a / b
+        return result if result - result == 0.0 else checked_float(result, "the quotient")
 
     def power(self, a: float, b: float) -> float:
         try:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar, Union
+from typing import Any, Generic, NoReturn, TypeVar, Union
 
 from ..grammar.nodes import Arg, Input, Program, Ref, Row, Step
 from .arithmetic import Arithmetic, Refusal
-from .ops import FINQA_OPS, OpTable
+from .ops import FINQA_OPS, OpSpec, OpTable
 from .status import Status
 from .table import Table, clean_cell, row_index
 
@@ -134,26 +134,38 @@ def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int) -> list
     return values
 
 
-def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Value[V]], table: Table | None,
-           ops: OpTable, inputs: Sequence[str]) -> Value[V]:
-    spec = ops.get(step.op)
+def _reject_op(spec: OpSpec | None, step: Step, index: int) -> NoReturn:
     if spec is None:
         raise _Stop(Status.UNKNOWN_OP, f"{step.op!r} is not an op of this dialect", index, None)
     if spec.unsupported is not None:
         raise _Stop(spec.refusal, spec.unsupported, index, None)
-    if len(step.args) != spec.arity:
-        raise _Stop(Status.SYNTAX_ERROR, f"{step.op} takes {spec.arity} arguments, not {len(step.args)}",
-                    index, None)
+    raise _Stop(Status.SYNTAX_ERROR, f"{step.op} takes {spec.arity} arguments, not {len(step.args)}", index, None)
+
+
+def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Value[V]], table: Table | None,
+           ops: OpTable, inputs: Sequence[str]) -> Value[V]:
+    spec = ops.get(step.op)
+    if spec is None or spec.unsupported is not None or len(step.args) != spec.arity:
+        _reject_op(spec, step, index)
+    if spec.row_op:
+        operands: list[Any] = [_row(arith, step.args[0], table, index)]
+    else:
+        operands = []
+        position = 0
+        for arg in step.args:
+            position += 1
+            if type(arg) is Ref and arg.index < index:  # the common case, inlined
+                value = results[arg.index]
+                if type(value) is bool:
+                    raise _Stop(Status.REFERENCE_TO_BOOLEAN,
+                                f"{arg.text} is a yes/no result used as a number", index, position)
+                operands.append(value)
+            else:
+                operands.append(_number(arith, arg, results, index, position, inputs))
     try:
-        if spec.row_op:
-            result: Value[V] = spec.apply(arith, [_row(arith, step.args[0], table, index)])
-        else:
-            operands = [_number(arith, arg, results, index, position, inputs)
-                        for position, arg in enumerate(step.args, start=1)]
-            result = spec.apply(arith, operands)
+        return spec.apply(arith, operands)  # type: ignore[no-any-return]
     except Refusal as refusal:
         raise _Stop(refusal.status, refusal.message, index, None) from None
-    return result
 
 
 def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = None,

@@ -36,30 +36,16 @@ class OpSpec:
 OpTable = Mapping[str, OpSpec]
 
 
-def _binary(method: str) -> Apply:
-    def apply(arith: Any, operands: Sequence[Any]) -> Any:
-        return getattr(arith, method)(operands[0], operands[1])
-    apply.__name__ = method
-    return apply
-
-
-def _row(method: str) -> Apply:
-    def apply(arith: Any, operands: Sequence[Any]) -> Any:
-        return getattr(arith, method)(operands[0])
-    apply.__name__ = method
-    return apply
-
-
 FINQA_OPS: dict[str, OpSpec] = {
-    "add": OpSpec("add", 2, _binary("add")),
-    "subtract": OpSpec("subtract", 2, _binary("subtract")),
-    "multiply": OpSpec("multiply", 2, _binary("multiply")),
-    "divide": OpSpec("divide", 2, _binary("divide")),
-    "exp": OpSpec("exp", 2, _binary("power")),
-    "greater": OpSpec("greater", 2, _binary("greater")),
-    "table_max": OpSpec("table_max", 2, _row("row_max"), row_op=True),
-    "table_min": OpSpec("table_min", 2, _row("row_min"), row_op=True),
-    "table_sum": OpSpec("table_sum", 2, _row("row_sum"), row_op=True),
-    "table_average": OpSpec("table_average", 2, _row("row_average"), row_op=True),
+    "add": OpSpec("add", 2, lambda arith, x: arith.add(x[0], x[1])),
+    "subtract": OpSpec("subtract", 2, lambda arith, x: arith.subtract(x[0], x[1])),
+    "multiply": OpSpec("multiply", 2, lambda arith, x: arith.multiply(x[0], x[1])),
+    "divide": OpSpec("divide", 2, lambda arith, x: arith.divide(x[0], x[1])),
+    "exp": OpSpec("exp", 2, lambda arith, x: arith.power(x[0], x[1])),
+    "greater": OpSpec("greater", 2, lambda arith, x: arith.greater(x[0], x[1])),
+    "table_max": OpSpec("table_max", 2, lambda arith, x: arith.row_max(x[0]), row_op=True),
+    "table_min": OpSpec("table_min", 2, lambda arith, x: arith.row_min(x[0]), row_op=True),
+    "table_sum": OpSpec("table_sum", 2, lambda arith, x: arith.row_sum(x[0]), row_op=True),
+    "table_average": OpSpec("table_average", 2, lambda arith, x: arith.row_average(x[0]), row_op=True),
 }
 """The ten FinQA ops, in the official order."""

@@ -4,7 +4,7 @@ say what the official evaluator would have answered.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..grammar.nodes import Program
@@ -39,21 +39,22 @@ def float64(dialect: str = "finqa") -> Float64:
     return _ARITHMETICS[dialect]
 
 
-def _finish(program: Program | None, outcome: Outcome[float], tokens: Sequence[str],
+def _finish(program: Program | None, outcome: Outcome[float], tokens: Callable[[], Sequence[str]],
             table: Table | None, dialect: str, error: ProgramSyntaxError | None) -> Execution:
+    """Attach the official verdict: the contract's answer when it has one, else the official model's."""
     official_ok = (program is not None and outcome.present and not program.official_invalid
                    and (program.bare is None or dialect == "convfinqa"))
     if official_ok:
         verdict = OfficialVerdict(True, outcome.answer())
     else:
-        verdict = official_verdict(tokens, table, dialect)
+        verdict = official_verdict(tokens(), table, dialect)
     return Execution(program, outcome, verdict, error)
 
 
 def execute_program(program: Program, table: Table | None = None, dialect: str = "finqa") -> Execution:
     """Run an already parsed program."""
     outcome = evaluate(program, float64(dialect), table)
-    return _finish(program, outcome, program.to_tokens(), table, dialect, None)
+    return _finish(program, outcome, program.to_tokens, table, dialect, None)
 
 
 def execute_text(text: str, table: Table | None = None, dialect: str = "finqa") -> Execution:
@@ -63,9 +64,9 @@ def execute_text(text: str, table: Table | None = None, dialect: str = "finqa") 
     except ProgramSyntaxError as error:
         status = Status.LIMIT_EXCEEDED if isinstance(error, ProgramTooLongError) else Status.SYNTAX_ERROR
         outcome: Outcome[float] = Outcome(status, message=error.message)
-        return _finish(None, outcome, official_tokenize(text), table, dialect, error)
+        return _finish(None, outcome, lambda: official_tokenize(text), table, dialect, error)
     outcome = evaluate(program, float64(dialect), table)
-    tokens = official_tokenize(text) if program.official_invalid else program.to_tokens()
+    tokens = (lambda: official_tokenize(text)) if program.official_invalid else program.to_tokens
     return _finish(program, outcome, tokens, table, dialect, None)
 
 
@@ -75,6 +76,6 @@ def execute_tokens(tokens: Sequence[str], table: Table | None = None, dialect: s
         program = parse_token_list(tokens)
     except ProgramSyntaxError as error:
         outcome: Outcome[float] = Outcome(Status.SYNTAX_ERROR, message=error.message)
-        return _finish(None, outcome, tokens, table, dialect, error)
+        return _finish(None, outcome, lambda: tokens, table, dialect, error)
     outcome = evaluate(program, float64(dialect), table)
-    return _finish(program, outcome, tokens, table, dialect, None)
+    return _finish(program, outcome, lambda: tokens, table, dialect, None)
