@@ -1,0 +1,112 @@
+"""The scoring data model: gold items, predictions, per-item verdicts and the run report.
+
+One model feeds every reporter (text table, ``--json``, ``--items`` lines); nothing
+here formats text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+FORMAT_VERSION = 1
+"""Version of the ``progexec score --json`` / ``--items`` record shapes."""
+
+
+@dataclass(frozen=True, slots=True)
+class GoldItem:
+    """One gold question: its program as official tokens, table, ``exe_ans`` and (if present) ``qa.answer``.
+
+    ``program_text`` is the dataset's text form when it had one (unitxt rebuilds the
+    nested ``program_re`` from it); ``dialect`` is ``finqa`` or ``convfinqa``.
+    """
+
+    id: str
+    tokens: tuple[str, ...] | None
+    table: list[list[str]] | None
+    exe_ans: float | str | None
+    answer: str | None = None
+    dialect: str = "finqa"
+    program_text: str | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    """One prediction line. ``tokens`` is the official token list (text is tokenized the
+    official way on reading); ``text`` is free model text for the answer scorers."""
+
+    id: str
+    tokens: tuple[str, ...] | None
+    text: str | None = None
+    position: int = 0
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One scorer's decision on one item. ``program`` is None for scorers without program accuracy."""
+
+    execution: bool
+    program: bool | None
+    execution_why: str
+    program_why: str | None = None
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class ItemResult:
+    """Every requested scorer's verdict on one (gold, prediction) pair, plus what the official script would do."""
+
+    id: str
+    position: int
+    verdicts: dict[str, Verdict]
+    official_value: Any = None
+    gold_value: Any = None
+    would_abort: bool = False
+    decided_by: str = ""
+
+
+@dataclass(slots=True)
+class ScorerFigures:
+    """Counts for one scorer over the matched predictions."""
+
+    name: str
+    n: int = 0
+    execution_correct: int = 0
+    program_correct: int | None = None
+
+    @property
+    def execution_accuracy(self) -> float:
+        """Correct / n, as the official script divides (0.0 for an empty run)."""
+        return float(self.execution_correct) / self.n if self.n else 0.0
+
+    @property
+    def program_accuracy(self) -> float | None:
+        if self.program_correct is None:
+            return None
+        return float(self.program_correct) / self.n if self.n else 0.0
+
+
+@dataclass(slots=True)
+class ScoreReport:
+    """A whole scoring run: figures per scorer, coverage problems, aborts, per-item results."""
+
+    gold_source: str
+    pred_source: str
+    dialect: str
+    n_gold: int
+    n_predictions: int
+    scorers: dict[str, ScorerFigures]
+    items: list[ItemResult]
+    unknown_ids: list[str] = field(default_factory=list)
+    duplicate_ids: list[str] = field(default_factory=list)
+    missing_ids: list[str] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+    would_abort_ids: list[str] = field(default_factory=list)
+    gold_error_ids: list[str] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        """The denominator: predictions whose id is in the gold (duplicates counted, as the official loop does)."""
+        return len(self.items)

@@ -1,0 +1,117 @@
+"""Match predictions to gold and run the requested scorers: one :class:`ScoreReport` per run.
+
+Nothing is dropped silently: predictions whose id is not in the gold, repeated ids,
+unreadable records and gold items without a prediction are all listed. The
+denominator ``n`` is what the official loop divides by — every prediction record whose
+id is in the gold, repeats included (the official script would crash on an unknown id;
+here such records are listed and left out of ``n``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from typing import Any
+
+from . import official, peers
+from .model import GoldItem, ItemResult, Prediction, ScoreReport, ScorerFigures, Verdict
+from .official import ItemContext
+
+Scorer = Callable[[ItemContext], Verdict]
+
+SCORERS: dict[str, Scorer] = {
+    "official": official.score,
+    "helm-fin-qa": peers.helm_fin_qa,
+    "helm-float-equiv": peers.helm_float_equiv,
+    "pot": peers.pot,
+    "unitxt": peers.unitxt,
+}
+"""Every scorer by its ``--scorer`` name, official first."""
+
+HAS_PROGRAM_ACCURACY = frozenset({"official", "helm-fin-qa", "unitxt"})
+
+
+def resolve_scorers(names: Sequence[str] | None) -> list[str]:
+    """Expand ``all`` and check names; the official scorer always runs (it decides ``would_abort``)."""
+    wanted: list[str] = []
+    for name in names or ["official"]:
+        for part in name.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if part == "all":
+                wanted.extend(SCORERS)
+            elif part in SCORERS:
+                wanted.append(part)
+            else:
+                raise KeyError(part)
+    ordered = ["official"] + [name for name in SCORERS if name in wanted and name != "official"]
+    return ordered
+
+
+def score_predictions(gold: Sequence[GoldItem], predictions: Sequence[Prediction],
+                      scorer_names: Sequence[str] | None = None, gold_source: str = "",
+                      pred_source: str = "") -> ScoreReport:
+    """Score every prediction against its gold item with each named scorer."""
+    names = resolve_scorers(scorer_names)
+    by_id: dict[str, GoldItem] = {}
+    for item in gold:
+        by_id.setdefault(item.id, item)
+    dialects = Counter(item.dialect for item in gold)
+    report = ScoreReport(gold_source, pred_source, dialects.most_common(1)[0][0] if dialects else "finqa",
+                         len(gold), len(predictions),
+                         {name: ScorerFigures(name, program_correct=0 if name in HAS_PROGRAM_ACCURACY else None)
+                          for name in names}, [])
+    seen: Counter[str] = Counter()
+    for pred in predictions:
+        if pred.error is not None and pred.tokens is None and pred.text is None:
+            report.unreadable.append(f"{pred.id}: {pred.error}")
+            continue
+        target = by_id.get(pred.id)
+        if target is None:
+            report.unknown_ids.append(pred.id)
+            continue
+        seen[pred.id] += 1
+        if seen[pred.id] == 2:
+            report.duplicate_ids.append(pred.id)
+        report.items.append(_score_item(ItemContext(target, pred), names, report))
+    report.missing_ids = [item.id for item in gold if item.id not in seen]
+    return report
+
+
+def _score_item(ctx: ItemContext, names: Sequence[str], report: ScoreReport) -> ItemResult:
+    verdicts = {name: SCORERS[name](ctx) for name in names}
+    result = ItemResult(ctx.pred.id, ctx.pred.position, verdicts,
+                        official_value=ctx.verdict.value if ctx.verdict.valid else None,
+                        gold_value=ctx.gold_value)
+    if ctx.pred.tokens is not None and ctx.gold.tokens is not None:
+        result.decided_by = ctx.match.decided_by.value
+        result.would_abort = official.would_abort(ctx)
+        if ctx.match.gold_error and ctx.pred.id not in report.gold_error_ids:
+            report.gold_error_ids.append(ctx.pred.id)
+    if result.would_abort:
+        report.would_abort_ids.append(ctx.pred.id)
+    for name, verdict in verdicts.items():
+        figures = report.scorers[name]
+        figures.n += 1
+        figures.execution_correct += verdict.execution
+        if figures.program_correct is not None and verdict.program:
+            figures.program_correct += 1
+    return result
+
+
+def disagreements(report: ScoreReport, examples: int = 3) -> list[dict[str, Any]]:
+    """For each pair of scorers and each measure they share, how many items they disagree on, with example ids."""
+    rows: list[dict[str, Any]] = []
+    names = list(report.scorers)
+    for first, second in combinations(names, 2):
+        measures = ["execution"]
+        if first in HAS_PROGRAM_ACCURACY and second in HAS_PROGRAM_ACCURACY:
+            measures.append("program")
+        for measure in measures:
+            ids = [item.id for item in report.items
+                   if getattr(item.verdicts[first], measure) != getattr(item.verdicts[second], measure)]
+            rows.append({"scorers": [first, second], "measure": measure, "disagree": len(ids),
+                         "examples": ids[:examples]})
+    return rows
