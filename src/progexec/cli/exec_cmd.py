@@ -13,7 +13,7 @@ from ..inputs import InputError, Item, load_items
 from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, dumps, open_output
 
 NAME = "exec"
-HELP = "execute a batch of programs (FinQA / ConvFinQA / JSON Lines) and write one JSON line per program"
+HELP = "execute a batch of programs (FinQA / ConvFinQA / MathQA / JSON Lines) and write one JSON line per program"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +40,18 @@ def load_batch(path: str | None, corpus: str) -> list[Item]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.input is not None:  # a MathQA file goes to the MathQA executor (progexec.mathqa)
+        from ..mathqa.batch import exec_mathqa, sniff_mathqa
+
+        records = sniff_mathqa(Path(args.input))
+        if records is not None:
+            out = open_output(args.out)
+            try:
+                exec_mathqa(records, out, args.quiet)
+            finally:
+                if out is not sys.stdout:
+                    out.close()
+            return EXIT_OK
     items = load_batch(args.input, args.corpus)
     statuses: Counter[str] = Counter()
     with_gold = matched = 0

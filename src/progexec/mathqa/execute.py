@@ -1,0 +1,146 @@
+"""Executing MathQA items: parse the formula, bind ``nK``, run the one interpreter, pick the option.
+
+``execute_problem(item)`` takes one MathQA record (``Problem``, ``options``,
+``correct``, ``linear_formula``) and returns a :class:`MathQAResult`; it never
+raises for a bad item (a malformed record is a BAD_INPUT result, a malformed
+formula a SYNTAX_ERROR one). ``load_mathqa(path)`` reads a MathQA file
+(``.json`` or ``.json.gz``: a JSON list of such records).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..grammar.mathqa_parse import ProgramSyntaxError, parse_annotated, parse_linear
+from ..grammar.nodes import Program
+from ..interp.evaluate import Outcome, evaluate
+from ..interp.status import Status
+from .arithmetic import MATHQA_FLOAT
+from .binding import number_texts
+from .options import Option, kept_by_filter, parse_options, select_option
+from .ops import MATHQA_OPS
+
+
+class MathQAInputError(ValueError):
+    """A MathQA file that cannot be read as a whole (missing, not JSON, not a list)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MathQAResult:
+    """One executed MathQA problem.
+
+    ``option`` is the letter the value selects (or None); ``match`` says whether the
+    value is within 1 % of the *correct* option the way MathQA-Python's filter keeps
+    problems (a positive option; see :func:`progexec.mathqa.options.kept_by_filter`);
+    None when the correct option has no number.
+    """
+
+    id: str
+    outcome: Outcome[float]
+    options: Mapping[str, Option]
+    correct: str | None
+    option: str | None
+    match: bool | None
+    inputs: tuple[str, ...] = ()
+
+    @property
+    def value(self) -> float | None:
+        value = self.outcome.value
+        return value if isinstance(value, float) else None
+
+    def record(self) -> dict[str, Any]:
+        """The JSON line ``progexec exec`` writes for this problem."""
+        record: dict[str, Any] = {
+            "id": self.id,
+            "status": self.outcome.status.label,
+            "code": int(self.outcome.status),
+            "value": self.value,
+            "option": self.option,
+            "correct": self.correct,
+            "match": self.match,
+        }
+        if not self.outcome.present:
+            record["message"] = self.outcome.message
+            if self.outcome.step is not None:
+                record["step"] = self.outcome.step
+        return record
+
+
+def run_program(program: Program, inputs: Iterable[str]) -> Outcome[float]:
+    """Run a parsed MathQA program with ``nK`` bound to ``inputs`` (number texts)."""
+    return evaluate(program, MATHQA_FLOAT, ops=MATHQA_OPS, inputs=tuple(inputs))
+
+
+def run_formula(formula: str, problem: str = "", annotated: bool = False) -> Outcome[float]:
+    """Parse and run one formula against a problem text; a syntax error is a SYNTAX_ERROR outcome."""
+    try:
+        program = parse_annotated(formula) if annotated else parse_linear(formula)
+    except ProgramSyntaxError as error:
+        return Outcome(Status.SYNTAX_ERROR, message=str(error))
+    return run_program(program, number_texts(problem))
+
+
+def _bad(item_id: str, message: str) -> MathQAResult:
+    return MathQAResult(item_id, Outcome(Status.BAD_INPUT, message=message), {}, None, None, None)
+
+
+def execute_problem(item: Any, index: int = 0, annotated: bool = False) -> MathQAResult:
+    """Execute one MathQA record (its ``linear_formula``, or ``annotated_formula`` when asked)."""
+    if not isinstance(item, dict):
+        return _bad(str(index), f"item {index} is not an object")
+    raw_id = item.get("id")
+    item_id = str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else str(index)
+    field = "annotated_formula" if annotated else "linear_formula"
+    formula, problem = item.get(field), item.get("Problem")
+    if not isinstance(formula, str):
+        return _bad(item_id, f"item {index} has no {field} string")
+    if not isinstance(problem, str):
+        return _bad(item_id, f"item {index} has no Problem string")
+    raw_options, raw_correct = item.get("options"), item.get("correct")
+    options = parse_options(raw_options) if isinstance(raw_options, str) else {}
+    correct = raw_correct.strip() if isinstance(raw_correct, str) else None
+    inputs = tuple(number_texts(problem))
+    outcome = run_formula(formula, problem, annotated)
+    value = outcome.value if isinstance(outcome.value, float) else None
+    option = select_option(value, options)
+    correct_option = options.get(correct) if correct else None
+    match: bool | None = None
+    if correct_option is not None and correct_option.value is not None:
+        match = value is not None and kept_by_filter(value, correct_option.value)
+    return MathQAResult(item_id, outcome, options, correct, option, match, inputs)
+
+
+def execute_all(items: Iterable[Any], annotated: bool = False) -> Iterator[MathQAResult]:
+    """Execute records lazily, in input order."""
+    for index, item in enumerate(items):
+        yield execute_problem(item, index, annotated)
+
+
+def read_mathqa(path: Path) -> list[Any]:
+    """The records of a MathQA file (a JSON list; gunzipped when the name ends in ``.gz``)."""
+    try:
+        if path.suffix == ".gz":
+            with gzip.open(path, "rt", encoding="utf-8") as handle:
+                data = json.load(handle)
+        else:
+            data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise MathQAInputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError, EOFError, json.JSONDecodeError, RecursionError) as error:
+        raise MathQAInputError(f"{path}: cannot be read as MathQA JSON ({error})") from None
+    if not isinstance(data, list):
+        raise MathQAInputError(f"{path}: a MathQA file is a JSON list of problems")
+    return data
+
+
+def is_mathqa(data: Any) -> bool:
+    """True for a parsed JSON document that is a list of MathQA records."""
+    if not isinstance(data, list):
+        return False
+    first = next((item for item in data if isinstance(item, dict)), None)
+    return first is not None and ("linear_formula" in first or "Problem" in first)
