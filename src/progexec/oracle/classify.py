@@ -1,0 +1,204 @@
+"""Divergence classification: for one program, typed findings — never formatted text.
+
+Compares the official float64 answer with every named rounder, the per-step
+variant and the exact oracle in both readings, and locates the raw value with
+respect to the nearest 5-place rounding boundary. Reporters format the findings
+through :data:`FindingKind` message templates.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from ..grammar.nodes import Program
+from ..interp.evaluate import Outcome, evaluate
+from ..interp.run import float64
+from ..interp.status import Status
+from ..interp.table import Table
+from .reference import ExactAnswer, exact_answer
+from .rounding import ROUNDERS
+from .variants import PerStepFloat64
+
+NDIGITS = 5
+SCALE = 100000  # 10**5 as an exact integer
+SCALE_ARTEFACT_THRESHOLD = 2.0**53 / 1e5
+"""Above this magnitude the float64 grid is coarser than 10**-5."""
+
+FINAL_VALUE_ROUNDERS = tuple(name for name in ("exact", "naive", "half_up", "numpy") if name in ROUNDERS)
+"""Rounders applied to the final raw value (``spec`` is the official answer itself)."""
+
+ALL_VARIANTS = (*FINAL_VALUE_ROUNDERS, "per_step")
+
+
+class FindingKind(Enum):
+    """What can be found about one program; each carries a message template and a severity."""
+
+    NAIVE_DIFFERS = ("naive", "divergence", "naive rounding round(x*1e5)/1e5 gives {got}; the official answer is {official}")
+    HALF_UP_DIFFERS = ("half_up", "divergence", "half-up rounding floor(x*1e5+0.5)/1e5 gives {got}; the official answer is {official}")
+    NUMPY_DIFFERS = ("numpy", "divergence", "numpy.round(x, 5) gives {got}; the official answer is {official}")
+    PER_STEP_DIFFERS = ("per_step", "divergence", "rounding every intermediate to 5 places gives {got}; the official answer is {official}")
+    EXACT_PORT_DIFFERS = ("exact", "divergence", "the exact single-rounding port gives {got}; the official answer is {official} (a bug in the port)")
+    EXACT_BINARY_TIE = ("exact_binary_tie", "hazard", "x*10^5 is exactly a half-integer ({scaled}): half-even and half-up disagree by definition")
+    PRODUCT_DOUBLE_ROUNDING = ("product_double_rounding", "hazard", "the float product x*1e5 = {product} lands {how} a half-integer boundary that the exact product {exact} does not")
+    FLOAT_VS_DECIMAL = ("float_vs_decimal", "info", "the exact-decimal answer is {decimal}; the official float answer is {official} ({cause})")
+    SCALE_ARTEFACT = ("scale_artefact", "info", "|x| = {magnitude} is at least 2^53/10^5: the float grid is coarser than 10^-5")
+    GOLD_MISMATCH = ("gold_mismatch", "divergence", "the dataset's exe_ans is {gold}; the official execution gives {official}")
+    IRRATIONAL_RESULT = ("irrational_result", "info", "the result is not rational; decided with {bits}-bit interval arithmetic")
+    UNDECIDED = ("undecided", "hazard", "the exact {reading} answer could not be decided: {message}")
+
+    def __init__(self, label: str, severity: str, template: str) -> None:
+        self.label = label
+        self.severity = severity
+        self.template = template
+
+    def format(self, details: dict[str, Any]) -> str:
+        return self.template.format(**details)
+
+
+ROUNDER_FINDING = {
+    "naive": FindingKind.NAIVE_DIFFERS,
+    "half_up": FindingKind.HALF_UP_DIFFERS,
+    "numpy": FindingKind.NUMPY_DIFFERS,
+    "per_step": FindingKind.PER_STEP_DIFFERS,
+    "exact": FindingKind.EXACT_PORT_DIFFERS,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One typed finding and the values its message template needs."""
+
+    kind: FindingKind
+    details: tuple[tuple[str, Any], ...] = ()
+
+    def message(self) -> str:
+        return self.kind.format(dict(self.details))
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Everything the report needs about one program."""
+
+    id: str
+    program: str
+    status: Status
+    official: float | bool | None
+    raw: float | None
+    gold: float | str | None
+    has_gold: bool
+    answers: dict[str, float | bool | None] = field(default_factory=dict)
+    exact_decimal: ExactAnswer | None = None
+    exact_float: ExactAnswer | None = None
+    findings: tuple[Finding, ...] = ()
+    ulps_to_boundary: float | None = None
+    message: str = ""
+
+    @property
+    def kinds(self) -> frozenset[FindingKind]:
+        return frozenset(finding.kind for finding in self.findings)
+
+
+def _details(**values: Any) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(values.items()))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return repr(value)
+
+
+def ulps_to_boundary(x: float, ndigits: int = NDIGITS) -> float:
+    """Distance from ``x`` to the nearest ``ndigits``-place rounding boundary, in ulps of ``x``."""
+    scaled = Fraction(x) * 10**ndigits
+    boundary = math.floor(scaled) + Fraction(1, 2)
+    distance = abs(scaled - boundary) / 10**ndigits
+    return float(distance / Fraction(math.ulp(x)))
+
+
+def _product_double_rounding(x: float) -> tuple[str, Fraction, float] | None:
+    """Whether fl(x*1e5) lands on, or crosses, a half-integer the exact product does not."""
+    exact = Fraction(x) * SCALE
+    if (exact * 2).denominator == 1 and (exact * 2).numerator % 2 == 1:
+        return None  # an exact tie: EXACT_BINARY_TIE covers it
+    product = x * 1e5
+    rounded = Fraction(product)
+    if (rounded - Fraction(1, 2)).denominator == 1 and rounded != exact:
+        return "onto", exact, product
+    if math.floor(exact + Fraction(1, 2)) != math.floor(rounded + Fraction(1, 2)):
+        return "across", exact, product
+    return None
+
+
+def _float_vs_decimal(official: float | bool, decimal: ExactAnswer, exact_float: ExactAnswer) -> Finding | None:
+    if not decimal.decided or decimal.status is not Status.OK:
+        return None
+    decimal_answer = decimal.rounded_float()
+    if decimal_answer == official and type(decimal_answer) is type(official):
+        return None
+    float_answer = exact_float.rounded_float() if exact_float.decided else None
+    if float_answer == official:
+        cause = "the decimal literals' binary representation moved it"
+    elif float_answer == decimal_answer:
+        cause = "float64 operation rounding moved it"
+    else:
+        cause = "representation and operation rounding both moved it"
+    return Finding(FindingKind.FLOAT_VS_DECIMAL, _details(decimal=_show(decimal_answer), official=_show(official),
+                                                          cause=cause))
+
+
+def analyze(item_id: str, program: Program, table: Table | None, gold: float | str | None = None,
+            has_gold: bool = False, dialect: str = "finqa") -> Analysis:
+    """Classify one parsed program: every rounder, the oracle in both readings, the findings."""
+    const_marker = "const_" if dialect == "convfinqa" else "const"
+    outcome: Outcome[float] = evaluate(program, float64(dialect), table)
+    text = program.to_text()
+    if not outcome.present:
+        return Analysis(item_id, text, outcome.status, None, None, gold, has_gold, message=outcome.message)
+    official = outcome.value
+    assert official is not None
+    raw = outcome.raw if not isinstance(outcome.raw, bool) else None
+    answers: dict[str, float | bool | None] = {"spec": official}
+    findings: list[Finding] = []
+    for name in FINAL_VALUE_ROUNDERS:
+        answers[name] = official if raw is None else ROUNDERS[name](raw, NDIGITS)
+    per_step = evaluate(program, PerStepFloat64(NDIGITS, const_marker), table)
+    answers["per_step"] = per_step.value if per_step.present else None
+    for name in ALL_VARIANTS:
+        got = answers[name]
+        if got != official or type(got) is not type(official):
+            findings.append(Finding(ROUNDER_FINDING[name], _details(got=_show(got), official=_show(official))))
+    ulps: float | None = None
+    if raw is not None and math.isfinite(raw):
+        scaled = Fraction(raw) * SCALE
+        if (scaled * 2).denominator == 1 and (scaled * 2).numerator % 2 == 1:
+            findings.append(Finding(FindingKind.EXACT_BINARY_TIE, _details(scaled=str(scaled))))
+        crossing = _product_double_rounding(raw)
+        if crossing is not None:
+            how, exact_product, product = crossing
+            findings.append(Finding(FindingKind.PRODUCT_DOUBLE_ROUNDING, _details(
+                how=how, product=repr(product), exact=str(exact_product))))
+        if abs(raw) >= SCALE_ARTEFACT_THRESHOLD:
+            findings.append(Finding(FindingKind.SCALE_ARTEFACT, _details(magnitude=repr(abs(raw)))))
+        ulps = ulps_to_boundary(raw) if raw != 0 else None
+    decimal = exact_answer(program, table, "decimal", NDIGITS, const_marker)
+    exact_float = exact_answer(program, table, "float", NDIGITS, const_marker)
+    for reading in (decimal, exact_float):
+        if not reading.decided:
+            findings.append(Finding(FindingKind.UNDECIDED, _details(reading=reading.reading, message=reading.message)))
+    if decimal.precision_bits is not None and decimal.decided and decimal.status is Status.OK:
+        findings.append(Finding(FindingKind.IRRATIONAL_RESULT, _details(bits=decimal.precision_bits)))
+    difference = _float_vs_decimal(official, decimal, exact_float)
+    if difference is not None:
+        findings.append(difference)
+    if has_gold:
+        official_answer: Any = outcome.answer()
+        if official_answer != gold:
+            findings.append(Finding(FindingKind.GOLD_MISMATCH, _details(gold=_show(gold), official=_show(official_answer))))
+    findings.sort(key=lambda finding: list(FindingKind).index(finding.kind))
+    return Analysis(item_id, text, outcome.status, official, raw, gold, has_gold, answers, decimal, exact_float,
+                    tuple(findings), ulps)

@@ -1,0 +1,179 @@
+"""Exact arithmetic for the one interpreter: ``fractions.Fraction`` in two readings.
+
+- ``decimal`` reading: a literal is the exact decimal it spells (``34.8`` is 348/10,
+  ``5%`` exactly 1/20): what the program *means*.
+- ``float`` reading: a literal is the exact value of the double the official evaluator
+  really used (``Fraction(34.8)``, ``5%`` as ``Fraction(5.0 / 100.0)``): only the
+  operations are made exact, so comparing with float64 isolates operation rounding.
+
+A result that is not rational (``exp`` with a fractional exponent that is not an
+exact root) or too large to hold exactly raises :class:`NeedsApproximation`; the
+oracle then runs the same program under :mod:`progexec.oracle.interval`.
+Floats never enter this arithmetic: ``Fraction op float`` would silently be a float.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from ..interp.arithmetic import Refusal, official_str_to_num
+from ..interp.status import Status
+
+MAX_EXACT_BITS = 20_000
+"""Largest numerator/denominator (in bits) a power may produce exactly; beyond it, approximate."""
+
+MAX_ROOT_DEGREE = 64
+"""Largest root degree tried when looking for an exact rational power (``exp(4, 0.5)`` is 2)."""
+
+READINGS = ("decimal", "float")
+
+
+class NeedsApproximation(Refusal):
+    """The exact result is not a Fraction we can hold: rerun under interval arithmetic.
+
+    The interpreter turns any Refusal into an Outcome, so the arithmetic also records
+    that it raised this (``Exact.approximation_needed``) for the oracle to see.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Status.LIMIT_EXCEEDED, message)
+
+
+def _exact_decimal(text: str) -> Fraction | None:
+    """The exact value of a string Python's ``float()`` accepts, or None (inf, nan)."""
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        return None
+    if not value.is_finite():
+        return None
+    return Fraction(value)
+
+
+def exact_str_to_num(text: str, const_marker: str = "const") -> Fraction | None:
+    """The official ``str_to_num`` read exactly: same branches, exact decimals, ``%`` as an exact /100."""
+    float_value = official_str_to_num(text, const_marker)
+    if float_value is None:
+        return None
+    text = text.replace(",", "")
+    try:
+        float(text)
+        return _exact_decimal(text)
+    except ValueError:
+        pass
+    if "%" in text:
+        inner = _exact_decimal(text.replace("%", ""))
+        return None if inner is None else inner / 100
+    rest = text.replace("const_", "")
+    return _exact_decimal("-1" if rest == "m1" else rest)
+
+
+def _integer_root(value: int, degree: int) -> int | None:
+    """The exact non-negative ``degree``-th root of ``value`` >= 0, or None."""
+    if value < 2:
+        return value
+    guess = int(round(value ** (1.0 / degree))) if value.bit_length() < 1000 else 1 << (value.bit_length() // degree)
+    for candidate in (guess - 1, guess, guess + 1):
+        if candidate >= 0 and candidate ** degree == value:
+            return candidate
+    low, high = 0, 1 << (value.bit_length() // degree + 1)
+    while low <= high:
+        middle = (low + high) // 2
+        power = middle ** degree
+        if power == value:
+            return middle
+        if power < value:
+            low = middle + 1
+        else:
+            high = middle - 1
+    return None
+
+
+def _too_big(base: Fraction, exponent: int) -> bool:
+    bits = max(base.numerator.bit_length(), base.denominator.bit_length()) * abs(exponent)
+    return bits > MAX_EXACT_BITS
+
+
+class Exact:
+    """Exact rational arithmetic in the ``decimal`` or ``float`` reading of literals."""
+
+    def __init__(self, reading: str = "decimal", const_marker: str = "const") -> None:
+        if reading not in READINGS:
+            raise ValueError(f"reading must be one of {READINGS}, not {reading!r}")
+        self.reading = reading
+        self.const_marker = const_marker
+        self.name = f"exact-{reading}"
+        self.approximation_needed = False
+
+    def literal(self, text: str) -> Fraction:
+        value = official_str_to_num(text, self.const_marker)
+        if value is None:
+            raise Refusal(Status.BAD_LITERAL, f"{text!r} is not a number, percentage or constant")
+        if value != value:
+            raise Refusal(Status.NOT_A_NUMBER, f"literal {text!r} is NaN")
+        if value in (float("inf"), float("-inf")):
+            raise Refusal(Status.OVERFLOW, f"literal {text!r} is infinite")
+        if self.reading == "float":
+            return Fraction(value)
+        exact = exact_str_to_num(text, self.const_marker)
+        if exact is None:  # float() accepted something Decimal does not: fall back to the float read
+            return Fraction(value)
+        return exact
+
+    def add(self, a: Fraction, b: Fraction) -> Fraction:
+        return a + b
+
+    def subtract(self, a: Fraction, b: Fraction) -> Fraction:
+        return a - b
+
+    def multiply(self, a: Fraction, b: Fraction) -> Fraction:
+        return a * b
+
+    def divide(self, a: Fraction, b: Fraction) -> Fraction:
+        if b == 0:
+            raise Refusal(Status.DIVIDE_BY_ZERO, "division by zero")
+        return a / b
+
+    def power(self, a: Fraction, b: Fraction) -> Fraction:
+        if a == 0 and b < 0:
+            raise Refusal(Status.DIVIDE_BY_ZERO, "zero raised to a negative power")
+        if b.denominator == 1:
+            if _too_big(a, int(b)):
+                return self._approximate(f"an exact {a} ** {b} would be too large")
+            return a ** int(b)
+        if a < 0:
+            raise Refusal(Status.NON_REAL_RESULT, "a negative base to a fractional power is not real")
+        degree = b.denominator
+        if degree <= MAX_ROOT_DEGREE:
+            top, bottom = _integer_root(a.numerator, degree), _integer_root(a.denominator, degree)
+            if top is not None and bottom is not None:
+                root = Fraction(top, bottom)
+                if _too_big(root, b.numerator):
+                    return self._approximate(f"an exact {a} ** {b} would be too large")
+                return root ** b.numerator
+        return self._approximate(f"{a} ** {b} is not rational")
+
+    def _approximate(self, message: str) -> Fraction:
+        self.approximation_needed = True
+        raise NeedsApproximation(message)
+
+    def greater(self, a: Fraction, b: Fraction) -> bool:
+        return a > b
+
+    def row_sum(self, row: Sequence[Fraction]) -> Fraction:
+        return sum(row, Fraction(0))
+
+    def row_max(self, row: Sequence[Fraction]) -> Fraction:
+        return max(row)
+
+    def row_min(self, row: Sequence[Fraction]) -> Fraction:
+        return min(row)
+
+    def row_average(self, row: Sequence[Fraction]) -> Fraction:
+        return sum(row, Fraction(0)) / len(row)
+
+    def finish(self, value: Fraction) -> Fraction:
+        """No rounding: the oracle's value is the exact real."""
+        return value

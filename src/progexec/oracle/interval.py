@@ -1,0 +1,144 @@
+"""Interval arithmetic (mpmath ``iv``) at an explicit precision, for results that are not rational.
+
+Every value is an enclosure [lo, hi] of the exact real; literals are read exactly
+(as in :class:`~progexec.oracle.exact.Exact`) and then enclosed. The oracle raises
+the precision until the 5-place rounding of the enclosure is decided, and says so
+when it cannot be decided within :data:`MAX_PRECISION_BITS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any, NoReturn
+
+from mpmath import iv
+
+from ..interp.arithmetic import Refusal
+from ..interp.status import Status
+from .exact import Exact
+
+PRECISIONS = (128, 512, 2048)
+"""Precisions (bits) tried in turn."""
+
+MAX_PRECISION_BITS = PRECISIONS[-1]
+
+MAX_EXPONENT = 10**12
+"""Largest |integer exponent| taken to an interval power (repeated squaring: about 40 steps)."""
+
+
+class Undecided(Refusal):
+    """The enclosure is too wide to decide a comparison (``Interval.undecided`` records it)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Status.LIMIT_EXCEEDED, message)
+
+
+@contextmanager
+def precision(bits: int) -> Iterator[None]:
+    """Set mpmath's interval precision for the block (mpmath keeps it per context, not per call)."""
+    saved = iv.prec
+    iv.prec = bits
+    try:
+        yield
+    finally:
+        iv.prec = saved
+
+
+def endpoints(value: Any) -> tuple[Fraction, Fraction]:
+    """The exact rational endpoints of an interval."""
+    low, high = value._mpi_
+    return _fraction(low), _fraction(high)
+
+
+def _fraction(raw: Any) -> Fraction:
+    """An mpmath raw mpf ``(sign, mantissa, exponent, bitcount)`` as an exact Fraction."""
+    sign, mantissa, exponent, _ = raw
+    if not mantissa and exponent:  # inf, -inf, nan are encoded with a zero mantissa
+        raise Undecided("the enclosure is unbounded")
+    value = Fraction(mantissa) * (Fraction(2) ** exponent)
+    return -value if sign else value
+
+
+class Interval:
+    """mpmath interval arithmetic; literals are read exactly first (``decimal`` or ``float`` reading)."""
+
+    def __init__(self, reading: str = "decimal", const_marker: str = "const") -> None:
+        self.exact = Exact(reading, const_marker)
+        self.name = f"interval-{reading}"
+        self.undecided = False
+
+    def literal(self, text: str) -> Any:
+        value = self.exact.literal(text)
+        return iv.mpf(value.numerator) / iv.mpf(value.denominator)
+
+    def add(self, a: Any, b: Any) -> Any:
+        return a + b
+
+    def subtract(self, a: Any, b: Any) -> Any:
+        return a - b
+
+    def multiply(self, a: Any, b: Any) -> Any:
+        return a * b
+
+    def divide(self, a: Any, b: Any) -> Any:
+        low, high = endpoints(b)
+        if low == 0 and high == 0:
+            raise Refusal(Status.DIVIDE_BY_ZERO, "division by zero")
+        if low <= 0 <= high:
+            self._undecided("the divisor's enclosure contains zero")
+        return a / b
+
+    def power(self, a: Any, b: Any) -> Any:
+        b_low, b_high = endpoints(b)
+        a_low, a_high = endpoints(a)
+        if b_low == b_high and b_low.denominator == 1:
+            exponent = int(b_low)
+            if abs(exponent) > MAX_EXPONENT:
+                self._undecided(f"the exponent {exponent} is beyond the interval limit")
+            if exponent < 0 and a_low <= 0 <= a_high:
+                self._undecided("a negative power of an enclosure containing zero")
+            return a ** exponent
+        if a_high < 0:
+            raise Refusal(Status.NON_REAL_RESULT, "a negative base to a fractional power is not real")
+        if a_low <= 0:
+            self._undecided("the base's enclosure reaches zero or below")
+        return a ** b
+
+    def greater(self, a: Any, b: Any) -> bool:
+        a_low, a_high = endpoints(a)
+        b_low, b_high = endpoints(b)
+        if a_low > b_high:
+            return True
+        if a_high <= b_low:
+            return False
+        self._undecided("the two enclosures overlap")
+
+    def _undecided(self, message: str) -> NoReturn:
+        self.undecided = True
+        raise Undecided(message)
+
+    def row_sum(self, row: Sequence[Any]) -> Any:
+        total = iv.mpf(0)
+        for value in row:
+            total = total + value
+        return total
+
+    def row_max(self, row: Sequence[Any]) -> Any:
+        return _pick(row, largest=True)
+
+    def row_min(self, row: Sequence[Any]) -> Any:
+        return _pick(row, largest=False)
+
+    def row_average(self, row: Sequence[Any]) -> Any:
+        return self.row_sum(row) / len(row)
+
+    def finish(self, value: Any) -> Any:
+        return value
+
+
+def _pick(row: Sequence[Any], largest: bool) -> Any:
+    """max/min of exact literals: the enclosures of distinct rationals are separable at our precision."""
+    keyed = sorted(row, key=lambda value: endpoints(value)[0], reverse=largest)
+    return keyed[0]
