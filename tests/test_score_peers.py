@@ -1,0 +1,106 @@
+"""Peer scorers on their documented behaviour (SPEC §3, issue 4, docs/scoring.md)."""
+
+from __future__ import annotations
+
+from progexec.grammar.tokens import official_tokenize
+from progexec.score import GoldItem, Prediction, score_predictions
+from progexec.score.peers import float_equiv, nested_program, pot_equal, safe_arithmetic, tokens_to_text
+
+import pytest
+
+
+@pytest.mark.parametrize("completion,gold,expected", [
+    ("14.1%", "0.14136", False),     # no % handling
+    (".5", "0.5", True),
+    ("12,000", "12", True),          # thousands separator: reads as 12
+    ("12,000", "12000.0", False),
+    ("The answer is 94 million", "94.0", True),
+    ("yes", "yes", False),           # no number on either side scores 0
+    ("\u22125", "5.0", True),        # U+2212 minus is not a sign
+    ("(5)", "-5.0", False),          # parentheses are not a negative
+    ("0.1000001", "0.1", True),      # strictly within 1e-6
+    ("0.100002", "0.1", False),
+    ("1e3", "1000.0", True),
+    ("", "1.0", False),
+])
+def test_helm_float_equiv(completion: str, gold: str, expected: bool) -> None:
+    assert float_equiv(completion, gold) is expected
+
+
+@pytest.mark.parametrize("prediction,reference,expected", [
+    (0.14136, 0.1414, True),     # rounded to the shorter precision (4)
+    (94.04, 94.0, True),         # str(94.0) has one decimal
+    (94.06, 94.0, False),
+    ("yes", "yes", True),
+    (True, "yes", True),
+    (False, "yes", False),
+    (None, 1.0, False),
+    (1.0, "yes", False),
+])
+def test_pot_equal(prediction: object, reference: object, expected: bool) -> None:
+    assert pot_equal(prediction, reference) is expected  # type: ignore[arg-type]
+
+
+def _one(gold_program: str, exe_ans: float | str, pred: Prediction, answer: str | None = None,
+         table: list[list[str]] | None = None) -> dict[str, tuple[bool, bool | None]]:
+    gold = [GoldItem(pred.id, tuple(official_tokenize(gold_program)), table or [], exe_ans, answer,
+                     program_text=gold_program)]
+    report = score_predictions(gold, [pred], ["all"])
+    return {name: (v.execution, v.program) for name, v in report.items[0].verdicts.items()}
+
+
+def test_helm_fin_qa_uses_isclose_where_official_uses_equality() -> None:
+    pred = Prediction("x", tuple(official_tokenize("divide(1, 3)")))
+    verdicts = _one("divide(1, 3)", 0.33333000000001, pred)
+    assert verdicts["official"][0] is False
+    assert verdicts["helm-fin-qa"][0] is True
+    assert verdicts["helm-fin-qa"][1] is True
+
+
+def test_yes_no_golds() -> None:
+    pred = Prediction("x", tuple(official_tokenize("greater(5, 3)")))
+    verdicts = _one("greater(5, 3)", "yes", pred)
+    assert verdicts["official"] == (True, True)
+    assert verdicts["helm-fin-qa"][0] is True
+    assert verdicts["helm-float-equiv"][0] is False  # 'yes' has no number
+    assert verdicts["pot"][0] is True
+    assert verdicts["unitxt"][0] is False            # float('yes') fails and the fallback finds no number
+
+
+def test_free_text_answers_feed_only_the_answer_scorers() -> None:
+    pred = Prediction("x", None, "The change is 94.0")
+    verdicts = _one("subtract(5829, 5735)", 94.0, pred)
+    assert verdicts["official"] == (False, False)
+    assert verdicts["helm-float-equiv"][0] is True
+    assert verdicts["pot"][0] is False  # PoT compares a string prediction with == to a float
+
+
+def test_unitxt_compares_against_the_human_answer() -> None:
+    pred = Prediction("x", tuple(official_tokenize("subtract(5829, 5735)")))
+    assert _one("subtract(5829, 5735)", 94.0, pred, answer="94")["unitxt"] == (True, True)
+    # a percentage answer cannot be float()ed; the expression fallback cannot evaluate a program
+    assert _one("subtract(5829, 5735)", 94.0, pred, answer="94%")["unitxt"][0] is False
+    # without qa.answer the gold falls back to str(exe_ans)
+    assert _one("subtract(5829, 5735)", 94.0, pred)["unitxt"][0] is True
+
+
+def test_unitxt_program_accuracy_uses_nested_program_re_with_swapped_arguments() -> None:
+    program = "subtract(5829, 5735), divide(#0, 5735)"
+    pred = Prediction("x", tuple(official_tokenize(program)))
+    verdicts = _one(program, 0.01639, pred)
+    assert verdicts["official"] == (True, True)
+    assert verdicts["unitxt"][1] is False  # the nested form fails the structure check
+
+
+def test_nested_program_and_token_text() -> None:
+    tokens = official_tokenize("subtract(34.8, 1.2), divide(#0, 34.8)")
+    assert nested_program(tokens) == "divide(subtract(34.8, 1.2), 34.8)"
+    assert tokens_to_text(tokens) == "subtract(34.8, 1.2), divide(#0, 34.8)"
+
+
+def test_safe_arithmetic_refuses_code() -> None:
+    assert safe_arithmetic("3.8 / 35.1") == 3.8 / 35.1
+    with pytest.raises(ValueError):
+        safe_arithmetic("__import__('os')")
+    with pytest.raises(ValueError):
+        safe_arithmetic("subtract(5, 3)")
