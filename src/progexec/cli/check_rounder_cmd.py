@@ -1,0 +1,142 @@
+"""``progexec check-rounder``: prove a rounder bit for bit against CPython ``round`` before it ships.
+
+Exit 0 when no case diverges, 1 when any does, 2 for a usage error (bad arguments, a module or
+function that cannot be imported, a command that cannot be started).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..checker.cases import DEFAULT_CASES, DigitsPlan
+from ..checker.check import Answerer, CheckReport, python_answerer, run_check
+from ..checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
+from ..checker.output import as_junit, as_text, dumps_json
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError
+
+NAME = "check-rounder"
+HELP = "check a rounder (a Python function or an external program) against CPython round, bit for bit"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--python", metavar="MODULE:FUNC",
+                        help="FUNC(x: float, ndigits: int) -> float, imported from MODULE "
+                             "(the current directory and PYTHONPATH are searched)")
+    source.add_argument("--cmd", metavar="COMMAND",
+                        help="an external program: reads '<x as float.hex()> <ndigits>' lines on stdin, "
+                             "writes one answer line each (float.hex() or a decimal literal), flushing")
+    parser.add_argument("--digits", metavar="N",
+                        help="ndigits to check: N, A-B or a comma list (default: 5, plus 0-15 in the "
+                             "other_ndigits family)")
+    parser.add_argument("--cases", type=int, default=DEFAULT_CASES, metavar="N",
+                        help=f"number of cases (default {DEFAULT_CASES:,})")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="suite seed (default 0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML file")
+    parser.add_argument("--nonfinite", action="store_true",
+                        help="also check inf, -inf and nan (CPython returns them as is)")
+    parser.add_argument("--allow-sign-of-zero", action="store_true",
+                        help="exit 0 when the only divergences are zeros with the wrong sign")
+    parser.add_argument("--search", nargs="?", const=2000, type=int, metavar="EXAMPLES",
+                        help="also let hypothesis search for the simplest counterexample (default 2000 examples)")
+    parser.add_argument("--examples", type=int, default=20, metavar="N",
+                        help="counterexamples to keep (default 20, plus the first of every class and family)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"--cmd: seconds to wait for one chunk of answers (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--chunk", type=int, default=DEFAULT_CHUNK, metavar="N",
+                        help=f"--cmd: cases per chunk (default {DEFAULT_CHUNK})")
+    progress = parser.add_mutually_exclusive_group()
+    progress.add_argument("--progress", dest="progress", action="store_true", default=None,
+                          help="show progress on stderr (default: when stderr is a terminal)")
+    progress.add_argument("--no-progress", dest="progress", action="store_false")
+
+
+def load_function(spec: str) -> Callable[[float, int], Any]:
+    """``MODULE:FUNC`` (FUNC may be dotted) imported with the current directory on the path."""
+    module_name, sep, attribute = spec.partition(":")
+    if not sep or not module_name or not attribute:
+        raise UsageError(f"--python wants MODULE:FUNC, not {spec!r}")
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+    try:
+        target: Any = importlib.import_module(module_name)
+    except Exception as error:
+        raise UsageError(f"cannot import {module_name}: {type(error).__name__}: {error}") from None
+    for part in attribute.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise UsageError(f"{module_name} has no {attribute}") from None
+    if not callable(target):
+        raise UsageError(f"{spec} is not callable")
+    return target  # type: ignore[no-any-return]
+
+
+def _answerer(args: argparse.Namespace) -> tuple[Answerer, str, ExternalRounder | None]:
+    if args.python:
+        return python_answerer(load_function(args.python)), args.python, None
+    try:
+        argv = shlex.split(args.cmd)
+    except ValueError as error:
+        raise UsageError(f"bad --cmd: {error}") from None
+    if not argv:
+        raise UsageError("--cmd is empty")
+    external = ExternalRounder(argv, timeout=args.timeout, chunk=args.chunk)
+    try:
+        external.start()
+    except OSError as error:
+        raise UsageError(f"cannot start {argv[0]}: {error}") from None
+    return external, args.cmd, external
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.cases < 1:
+        raise UsageError("--cases must be at least 1")
+    if args.timeout <= 0 or args.chunk < 1:
+        raise UsageError("--timeout must be positive and --chunk at least 1")
+    try:
+        plan = DigitsPlan.parse(args.digits)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    answer, name, external = _answerer(args)
+    progress = Progress(args.cases, "check-rounder", args.progress)
+    try:
+        report = run_check(answer, name, args.cases, args.seed, plan, limit=args.examples,
+                           progress=lambda done, total: progress.update(done), nonfinite=args.nonfinite)
+        progress.close()
+        if args.search:
+            report.search = _search(answer, plan, args)
+    finally:
+        if external is not None:
+            external.close()
+    if external is not None:
+        report.protocol = list(external.notes)
+    return _emit(report, args)
+
+
+def _search(answer: Answerer, plan: DigitsPlan, args: argparse.Namespace) -> Any:
+    try:
+        from ..checker.search import search
+        return search(answer, plan, args.seed, args.search, args.allow_sign_of_zero)
+    except ImportError:
+        raise UsageError("--search needs hypothesis: pip install 'progexec[test]'") from None
+
+
+def _emit(report: CheckReport, args: argparse.Namespace) -> int:
+    if args.junit:
+        try:
+            Path(args.junit).parent.mkdir(parents=True, exist_ok=True)
+            Path(args.junit).write_text(as_junit(report, args.allow_sign_of_zero), encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write {args.junit}: {error}") from None
+    print(dumps_json(report, args.allow_sign_of_zero) if args.json else as_text(report, args.allow_sign_of_zero))
+    return EXIT_OK if report.passed(args.allow_sign_of_zero) else EXIT_DIVERGENCE
