@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     files = sorted(DATA.glob("*_predictions.json.gz"))
     if args.quick:
         files = [DATA / "finqa_example_predictions.json.gz"]
-    import sympy  # noqa: F401  imported up front: neither side is charged for the import
+    import sympy  # noqa: F401  # imported up front: neither side is charged for the import
 
     golds = {"test": load_gold("finqa:test"), "dev": load_gold("finqa:dev")}
     rows = []

@@ -1,0 +1,261 @@
+"""Shortcuts that decide an official program-accuracy comparison without sympy, soundly.
+
+Each function either proves the answer the official ``sympy.simplify(...) == ...``
+comparison would give, or declines (returns None/False) so the caller falls back to
+sympy:
+
+* :func:`canonical_key` — ``sympify`` (which ``simplify`` calls first) flattens and
+  sorts ``Add``/``Mul``, distributes ``-1`` over a sum and ``**-1`` over a product, and
+  combines like terms. The key is the multiset of signed terms or of (base, exponent)
+  factors; wherever sympy might combine or cancel in a way not modelled (repeated
+  bases, the inverse of a power, a sum collapsing to one term, ``greater`` nested in
+  arithmetic) it declines. Equal keys mean ``sympify`` builds the same expression, so
+  ``simplify`` returns the same result for both.
+* :func:`differ_at_points` / :func:`differ_by_intervals` / :func:`truth_differs` —
+  ``simplify`` preserves values (and a relation's truth value), so two expressions
+  whose exact values (Fractions) or rigorous enclosures (mpmath ``iv``) differ at a
+  point where both are defined cannot simplify to equal expressions.
+* :func:`degenerate` — a division by a sum that cancels to zero makes sympy build
+  ``zoo``/``nan``, which no finite expression equals.
+
+The points are fixed pseudo-random rationals, so decisions are deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Union
+
+Expr = Union[str, tuple[str, "Expr", "Expr"]]
+"""An expression tree: a symbol name, or ``(op, left, right)``."""
+
+
+def has_op(expr: Expr, ops: frozenset[str]) -> bool:
+    """True when any node of the tree is one of ``ops``."""
+    if isinstance(expr, str):
+        return False
+    return expr[0] in ops or has_op(expr[1], ops) or has_op(expr[2], ops)
+
+
+GREATER = frozenset({"greater"})
+EXP = frozenset({"exp"})
+
+
+class _Bail(Exception):
+    """sympy's automatic evaluation might combine or cancel terms here: no canonical key."""
+
+
+def canonical_key(expr: Expr) -> Any:
+    """A key that determines the expression ``sympify`` builds, or None when unsure.
+
+    ``sympify`` (which ``simplify`` calls first) flattens and sorts ``Add`` and
+    ``Mul``, turns ``x - y`` into ``x + (-1)*y`` (distributing the ``-1`` over a
+    sum), ``x / y`` into ``x * y**-1`` (distributing ``**-1`` over a product), and
+    combines like terms and like bases. The key is the multiset of signed terms
+    or of (base, exponent) factors; whenever a combination or cancellation could
+    happen (a repeated term or base, the inverse of a power, ``greater`` nested
+    in arithmetic) it gives up, so equal keys always mean equal expressions.
+    """
+    try:
+        return _key(expr)
+    except _Bail:
+        return None
+
+
+def _key(expr: Expr) -> Any:
+    if isinstance(expr, str):
+        return expr
+    op = expr[0]
+    if op in ("add", "subtract"):
+        collected = _collect(_terms(expr, 1))
+        if len(collected) < 2:  # the sum collapsed to one term or to 0: its shape changes
+            raise _Bail
+        return ("+", tuple(sorted(collected, key=repr)))
+    if op in ("multiply", "divide"):
+        factors = _factors(expr, False)
+        bases = [base for base, _ in factors]
+        if len(set(map(repr, bases))) != len(bases):
+            raise _Bail
+        return ("*", tuple(sorted(factors, key=repr)))
+    if op == "exp":
+        return ("**", _key(expr[1]), _key(expr[2]))
+    if op == "greater":
+        if has_op(expr[1], GREATER) or has_op(expr[2], GREATER):
+            raise _Bail
+        left, right = _key(expr[1]), _key(expr[2])
+        if left == right:
+            raise _Bail
+        return (">", left, right)
+    raise _Bail
+
+
+def _collect(terms: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+    """Like terms combined as ``Add`` does (``a0 + a0`` -> ``2*a0``), zero coefficients dropped."""
+    totals: dict[str, list[Any]] = {}
+    for coefficient, key in terms:
+        entry = totals.setdefault(repr(key), [0, key])
+        entry[0] += coefficient
+    return [(coefficient, key) for coefficient, key in totals.values() if coefficient != 0]
+
+
+def _terms(expr: Expr, sign: int) -> list[tuple[int, Any]]:
+    if not isinstance(expr, str) and expr[0] in ("add", "subtract"):
+        second = sign if expr[0] == "add" else -sign
+        return _terms(expr[1], sign) + _terms(expr[2], second)
+    if not isinstance(expr, str) and expr[0] == "greater":
+        raise _Bail
+    return [(sign, _key(expr))]
+
+
+def _factors(expr: Expr, inverted: bool) -> list[tuple[Any, Any]]:
+    if not isinstance(expr, str) and expr[0] in ("multiply", "divide"):
+        second = inverted if expr[0] == "multiply" else not inverted
+        return _factors(expr[1], inverted) + _factors(expr[2], second)
+    if not isinstance(expr, str) and expr[0] == "exp":
+        if inverted:
+            raise _Bail
+        return [(_key(expr[1]), ("**", _key(expr[2])))]
+    if not isinstance(expr, str) and expr[0] == "greater":
+        raise _Bail
+    return [(_key(expr), -1 if inverted else 1)]
+
+
+def top_level_only(expr: Expr) -> bool:
+    """True when ``greater`` appears at most as the outermost operation (so sympy can build the expression)."""
+    if isinstance(expr, str):
+        return True
+    if expr[0] == "greater":
+        return not has_op(expr[1], GREATER) and not has_op(expr[2], GREATER)
+    return not has_op(expr, GREATER)
+_POINTS = 3
+
+
+@lru_cache(maxsize=64)
+def _points(count: int) -> tuple[tuple[Fraction, ...], ...]:
+    """Fixed pseudo-random rational points (deterministic: same input, same decision path)."""
+    rng = random.Random(20211209)
+    return tuple(tuple(Fraction(rng.randint(-10**6, 10**6), rng.randint(1, 10**4)) or Fraction(7, 3)
+                       for _ in range(count)) for _ in range(_POINTS))
+
+
+def _value(expr: Expr, point: tuple[Fraction, ...]) -> Fraction:
+    if isinstance(expr, str):
+        return point[int(expr[1:])]
+    op, left, right = expr
+    a, b = _value(left, point), _value(right, point)
+    if op == "add":
+        return a + b
+    if op == "subtract":
+        return a - b
+    if op == "multiply":
+        return a * b
+    return a / b  # ZeroDivisionError: this point does not decide
+
+
+@lru_cache(maxsize=64)
+def _positive_points(count: int) -> tuple[tuple[Fraction, ...], ...]:
+    """Fixed positive rational points for expressions with ``exp`` (real powers need positive bases)."""
+    rng = random.Random(20220101)
+    return tuple(tuple(Fraction(rng.randint(1, 10**6), rng.randint(1, 10**4)) for _ in range(count))
+                 for _ in range(_POINTS + 2))
+
+
+def _interval(expr: Expr, point: tuple[Any, ...]) -> Any:
+    if isinstance(expr, str):
+        return point[int(expr[1:])]
+    op, left, right = expr
+    a, b = _interval(left, point), _interval(right, point)
+    if op == "add":
+        return a + b
+    if op == "subtract":
+        return a - b
+    if op == "multiply":
+        return a * b
+    if op == "divide":
+        return a / b
+    return a ** b
+
+
+def differ_by_intervals(gold: Expr, pred: Expr, count: int) -> bool:
+    """True when rigorous interval evaluation (mpmath ``iv``) at a positive point separates the values.
+
+    Used for expressions with ``exp``; a point where a value is complex or unbounded does not decide.
+    """
+    from mpmath import iv  # type: ignore[import-untyped, unused-ignore]  # lazily: only pairs with ``exp`` get here
+
+    iv.prec = 96
+    for raw in _positive_points(count):
+        point = tuple(iv.mpf(value.numerator) / value.denominator for value in raw)
+        try:
+            first, second = _interval(gold, point), _interval(pred, point)
+        except (ZeroDivisionError, ValueError, OverflowError):
+            continue
+        if not (isinstance(first, iv.mpf) and isinstance(second, iv.mpf)):
+            continue
+        if first.b < second.a or second.b < first.a:
+            return True
+    return False
+
+
+def _cancels_to_zero(expr: Expr) -> bool:
+    """True when a sum's signed terms cancel exactly (``a2 - a2``), so sympify makes it 0."""
+    try:
+        terms = _terms(expr, 1)
+    except _Bail:
+        return False
+    return len(terms) > 1 and not _collect(terms)
+
+
+def degenerate(expr: Expr) -> bool:
+    """True when some division's denominator is a sum that cancels to zero."""
+    if isinstance(expr, str):
+        return False
+    if expr[0] == "divide" and _cancels_to_zero(expr[2]):
+        return True
+    return degenerate(expr[1]) or degenerate(expr[2])
+
+
+def is_plain_relation(expr: Expr) -> bool:
+    """A top-level ``greater`` of two rational expressions (no nested ``greater``, no ``exp``)."""
+    return (not isinstance(expr, str) and expr[0] == "greater" and top_level_only(expr)
+            and not has_op(expr, EXP))
+
+
+_RELATION_POINTS = 12
+
+
+@lru_cache(maxsize=64)
+def _relation_points(count: int) -> tuple[tuple[Fraction, ...], ...]:
+    rng = random.Random(20221111)
+    return tuple(tuple(Fraction(rng.randint(-10**6, 10**6), rng.randint(1, 10**4)) or Fraction(5, 3)
+                       for _ in range(count)) for _ in range(_RELATION_POINTS))
+
+
+def truth_differs(gold: Expr, pred: Expr, count: int) -> bool:
+    """True when the two comparisons have different truth values at some point where both are defined.
+
+    ``simplify`` keeps a relation's truth value, so structurally equal results would agree everywhere.
+    """
+    assert not isinstance(gold, str) and not isinstance(pred, str)
+    for point in _relation_points(count):
+        try:
+            first = _value(gold[1], point) > _value(gold[2], point)
+            second = _value(pred[1], point) > _value(pred[2], point)
+        except ZeroDivisionError:
+            continue
+        if first != second:
+            return True
+    return False
+
+
+def differ_at_points(gold: Expr, pred: Expr, count: int) -> bool:
+    """True when exact evaluation proves the two rational expressions differ."""
+    for point in _points(count):
+        try:
+            if _value(gold, point) != _value(pred, point):
+                return True
+        except ZeroDivisionError:
+            continue
+    return False
