@@ -152,3 +152,44 @@ def test_fast_path_matches_sympy_on_mutated_gold_programs() -> None:
 def test_fast_path_matches_sympy_on_edge_pairs(gold_text: str, pred_text: str) -> None:
     gold, pred = official_tokenize(gold_text), official_tokenize(pred_text)
     assert equal_program(gold, pred).equal == equal_program(gold, pred, fast=False).equal
+
+
+def test_equal_canonical_keys_mean_equal_sympify_results() -> None:
+    """Soundness of the shortcut: whenever two trees share a canonical key, sympy builds the same expression."""
+    from sympy import sympify
+
+    from progexec.score.equivalence import render
+    from progexec.score.shortcuts import canonical_key
+
+    rng = random.Random(11)
+    ops = ["add", "subtract", "multiply", "divide"] * 4 + ["exp", "greater"]
+
+    def tree(depth: int) -> object:
+        if depth == 0 or rng.random() < 0.3:
+            return f"a{rng.randint(0, 3)}"
+        return (rng.choice(ops), tree(depth - 1), tree(depth - 1))
+
+    def shuffle(node: object) -> object:
+        if isinstance(node, str):
+            return node
+        op, left, right = node  # type: ignore[misc]
+        left, right = shuffle(left), shuffle(right)
+        if op in ("add", "multiply") and rng.random() < 0.5:
+            left, right = right, left
+        if op in ("add", "multiply") and not isinstance(right, str) and right[0] == op and rng.random() < 0.5:
+            return (op, (op, left, right[1]), right[2])
+        return (op, left, right)
+
+    groups: dict[str, list[object]] = {}
+    for _ in range(700):
+        original = tree(4)
+        for candidate in (original, shuffle(original), shuffle(original)):
+            key = canonical_key(candidate)  # type: ignore[arg-type]
+            if key is not None:
+                groups.setdefault(repr(key), []).append(candidate)
+    compared = 0
+    for members in groups.values():
+        built = {repr(sympify(render(member))) for member in members}  # type: ignore[arg-type]
+        assert len(built) == 1, [render(m) for m in members]  # type: ignore[arg-type]
+        compared += len(members) - 1
+    assert compared > 300
