@@ -140,7 +140,8 @@ def _syntax_error(error: UnexpectedInput, text: str) -> ProgramSyntaxError:
     column = getattr(error, "column", 1) or 1
     if isinstance(error, UnexpectedCharacters):
         position = error.pos_in_stream
-        message = f"unexpected character {text[position]!r}" if position < len(text) else "unexpected character"
+        message = f"unexpected character {text[position]!r}" if position is not None and position < len(text) \
+            else "unexpected character"
     elif isinstance(error, UnexpectedEOF):
         message = "unexpected end of program"
         line, column = _end_position(text)

@@ -75,9 +75,11 @@ def inverse(a: float) -> float:
     return 1 / a if a != 0 else 0.0
 
 
-def power(a: float, b: float) -> float:
-    """``a ** min(b, 5)``: the exponent is capped at 5 (a negative base to a fraction is refused)."""
-    return a ** min(b, 5)
+def power(a: float, b: float) -> float | complex:
+    """``a ** min(b, 5)``: the exponent is capped at 5 (a negative base to a fraction gives a
+    complex number, which the table refuses as NON_REAL_RESULT)."""
+    result: float | complex = a ** min(b, 5)
+    return result
 
 
 def factorial(a: float) -> float:

@@ -124,8 +124,8 @@ def _preload_scipy() -> None:
     """Import scipy before confinement (it loads process and FFI modules itself), then disarm
     the one process-creation entry point that raises no audit event."""
     try:
-        import scipy  # noqa: F401
-        import scipy.special  # noqa: F401
+        import scipy  # type: ignore[import-untyped]  # noqa: F401
+        import scipy.special  # type: ignore[import-untyped]  # noqa: F401
     except BaseException:
         return
     spawner = sys.modules.get("_posixsubprocess")
@@ -157,7 +157,7 @@ def main() -> None:
     os.dup2(null, 2)
     sys.dont_write_bytecode = True
     captured = CappedOutput(int(request["max_output"]))
-    sys.stdout = sys.stderr = captured  # type: ignore[assignment]
+    sys.stdout = sys.stderr = captured
     allowed = frozenset(request["allowed"])
     safe_builtins = dict(vars(builtins))
     safe_builtins["__import__"] = _restricted_import(allowed)
