@@ -95,7 +95,8 @@ def _finqa(data: list[Any], split: str) -> Iterator[Item]:
         if not isinstance(item, dict):
             yield Item(fallback, None, error=f"item {index} is not an object")
             continue
-        qa = item.get("qa") if isinstance(item.get("qa"), dict) else {}
+        raw_qa = item.get("qa")
+        qa: dict[str, Any] = raw_qa if isinstance(raw_qa, dict) else {}
         item_id = str(item.get("id") or fallback)
         yield _make(item_id, qa.get("program"), item.get("table"), qa.get("exe_ans"), "finqa", f"item {index}")
 

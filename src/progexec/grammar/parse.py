@@ -167,7 +167,8 @@ def _syntax_error(error: UnexpectedInput, text: str) -> ProgramSyntaxError:
     line = getattr(error, "line", 1) or 1
     column = getattr(error, "column", 1) or 1
     if isinstance(error, UnexpectedCharacters):
-        message = f"unexpected character {text[error.pos_in_stream]!r}" if error.pos_in_stream < len(text) \
+        position = error.pos_in_stream
+        message = f"unexpected character {text[position]!r}" if position is not None and position < len(text) \
             else "unexpected character"
     elif isinstance(error, UnexpectedEOF):
         message = "unexpected end of program"

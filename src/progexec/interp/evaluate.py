@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, NoReturn, TypeVar, Union
+from typing import Any, Generic, NoReturn, TypeVar, Union, cast
 
 from ..grammar.nodes import Arg, Input, Program, Ref, Row, Step
 from .arithmetic import Arithmetic, Refusal
@@ -77,7 +77,7 @@ class _Stop(Exception):
 Value = Union[V, bool]
 
 
-def _number(arith: Arithmetic[V], arg: Arg, results: list[Value[V]], step: int, position: int,
+def _number(arith: Arithmetic[V], arg: Arg, results: list[Any], step: int, position: int,
             inputs: Sequence[str]) -> V:
     """The numeric value of an argument of a number op."""
     if isinstance(arg, Ref):
@@ -88,7 +88,7 @@ def _number(arith: Arithmetic[V], arg: Arg, results: list[Value[V]], step: int, 
         if isinstance(value, bool):
             raise _Stop(Status.REFERENCE_TO_BOOLEAN,
                         f"{arg.text} is a yes/no result used as a number", step, position)
-        return value
+        return cast(V, value)
     if isinstance(arg, Input):
         if arg.index >= len(inputs):
             raise _Stop(Status.BAD_LITERAL,
@@ -142,8 +142,8 @@ def _reject_op(spec: OpSpec | None, step: Step, index: int) -> NoReturn:
     raise _Stop(Status.SYNTAX_ERROR, f"{step.op} takes {spec.arity} arguments, not {len(step.args)}", index, None)
 
 
-def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Value[V]], table: Table | None,
-           ops: OpTable, inputs: Sequence[str]) -> Value[V]:
+def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Any], table: Table | None,
+           ops: OpTable, inputs: Sequence[str]) -> Any:
     spec = ops.get(step.op)
     if spec is None or spec.unsupported is not None or len(step.args) != spec.arity:
         _reject_op(spec, step, index)
@@ -188,7 +188,7 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
     if len(program.steps) > max_steps:
         return Outcome(Status.LIMIT_EXCEEDED,
                        message=f"the program has {len(program.steps)} steps, over the limit of {max_steps}")
-    results: list[Value[V]] = []
+    results: list[Any] = []
     try:
         for index, step in enumerate(program.steps):
             results.append(_apply(arithmetic, step, index, results, table, ops, inputs))

@@ -164,8 +164,8 @@ def analyze(item_id: str, program: Program, table: Table | None, gold: float | s
     raw = outcome.raw if not isinstance(outcome.raw, bool) else None
     answers: dict[str, float | bool | None] = {"spec": official}
     findings: list[Finding] = []
-    for name in FINAL_VALUE_ROUNDERS:
-        answers[name] = official if raw is None else ROUNDERS[name](raw, NDIGITS)
+    for rounder in FINAL_VALUE_ROUNDERS:
+        answers[rounder] = official if raw is None else ROUNDERS[rounder](raw, NDIGITS)
     per_step = evaluate(program, PerStepFloat64(NDIGITS, const_marker), table)
     answers["per_step"] = per_step.value if per_step.present else None
     for name in ALL_VARIANTS:

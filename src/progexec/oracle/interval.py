@@ -57,7 +57,7 @@ def _fraction(raw: Any) -> Fraction:
     sign, mantissa, exponent, _ = raw
     if not mantissa and exponent:  # inf, -inf, nan are encoded with a zero mantissa
         raise Undecided("the enclosure is unbounded")
-    value = Fraction(mantissa) * (Fraction(2) ** exponent)
+    value = Fraction(mantissa << exponent) if exponent >= 0 else Fraction(mantissa, 1 << -exponent)
     return -value if sign else value
 
 
@@ -71,7 +71,7 @@ class Interval:
 
     def literal(self, text: str) -> Any:
         value = self.exact.literal(text)
-        return iv.mpf(value.numerator) / iv.mpf(value.denominator)
+        return iv.mpf(value.numerator) / iv.mpf(value.denominator)  # an enclosure of the exact literal
 
     def add(self, a: Any, b: Any) -> Any:
         return a + b
