@@ -172,3 +172,12 @@ def test_parse_answer() -> None:
     assert parse_answer(b"inf") == float("inf")
     assert not isinstance(parse_answer(b""), float)
     assert not isinstance(parse_answer(b"1.5 2.5"), float)
+
+
+def test_python_rounder_that_hangs_is_interrupted(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "hanging_rounder_mod.py").write_text(
+        "def r(x, n):\n    while abs(x) > 1e300:\n        pass\n    return round(x, n)\n")
+    monkeypatch.chdir(tmp_path)
+    code, report = run_json(capsys, "--python", "hanging_rounder_mod:r", "--cases", "3000", "--timeout", "0.1")
+    assert code == 1 and set(report["by_class"]) == {"no_answer"}  # type: ignore[arg-type]

@@ -9,6 +9,8 @@ comparison, the classification and the report are the same for both.
 from __future__ import annotations
 
 import math
+import signal
+import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -133,10 +135,21 @@ def run_check(answer: Answerer, name: str, cases: int = DEFAULT_CASES, seed: int
     return report
 
 
-def python_answerer(func: Callable[[float, int], object]) -> Answerer:
-    """An answerer calling ``func(x, ndigits)``; an exception becomes a Failure, never escapes."""
+class _Hung(BaseException):
+    """Raised by the alarm inside a rounder that has not returned in time (not an Exception on purpose)."""
 
-    def answer(xs: Sequence[float], ns: Sequence[int]) -> list[object]:
+
+def python_answerer(func: Callable[[float, int], object], timeout: float | None = None,
+                    chunk: int = 1000, max_hangs: int = 3) -> Answerer:
+    """An answerer calling ``func(x, ndigits)``; an exception becomes a Failure, never escapes.
+
+    With ``timeout`` (seconds per ``chunk`` cases, like ``--cmd``), a rounder that does not return
+    is interrupted by ``SIGALRM`` and that case becomes a ``no_answer`` Failure; after ``max_hangs``
+    such cases the rest are not run (``no_answer`` too), as ``--cmd`` gives up on a program. The
+    timer only works in the main thread of a POSIX interpreter and is skipped elsewhere.
+    """
+
+    def answer_plain(xs: Sequence[float], ns: Sequence[int]) -> list[object]:
         out: list[object] = []
         append = out.append
         for x, n in zip(xs, ns):
@@ -146,4 +159,44 @@ def python_answerer(func: Callable[[float, int], object]) -> Answerer:
                 append(Failure(Divergence.EXCEPTION, f"{type(error).__name__}: {error}"[:200]))
         return out
 
-    return answer
+    if not timeout or not _alarm_available():
+        return answer_plain
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise _Hung()
+
+    hangs = [0]
+
+    def answer_timed(xs: Sequence[float], ns: Sequence[int]) -> list[object]:
+        out: list[object] = []
+        if hangs[0] >= max_hangs:
+            return [Failure(Divergence.NO_ANSWER, "not run: the rounder hung too often")] * len(xs)
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        try:
+            for start in range(0, len(xs), chunk):
+                signal.setitimer(signal.ITIMER_REAL, timeout)
+                for x, n in zip(xs[start:start + chunk], ns[start:start + chunk]):
+                    try:
+                        out.append(func(x, n))
+                    except _Hung:
+                        out.append(Failure(Divergence.NO_ANSWER, f"did not return within {timeout:g}s"))
+                        hangs[0] += 1
+                        if hangs[0] >= max_hangs:
+                            break
+                        signal.setitimer(signal.ITIMER_REAL, timeout)
+                    except Exception as error:
+                        out.append(Failure(Divergence.EXCEPTION, f"{type(error).__name__}: {error}"[:200]))
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                if hangs[0] >= max_hangs:
+                    break
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        out += [Failure(Divergence.NO_ANSWER, "not run: the rounder hung too often")] * (len(xs) - len(out))
+        return out
+
+    return answer_timed
+
+
+def _alarm_available() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()

@@ -60,7 +60,7 @@ _EXPLAIN = {
     Divergence.NOT_FLOAT: "the rounder returned something that is not a float",
     Divergence.EXCEPTION: "the rounder raised an exception",
     Divergence.UNPARSEABLE: "the external program answered a line that is not a float",
-    Divergence.NO_ANSWER: "the external program gave no answer (it died or hung)",
+    Divergence.NO_ANSWER: "the rounder or external program died or hung, or was given up on after that",
 }
 
 

@@ -50,9 +50,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--examples", type=int, default=20, metavar="N",
                         help="counterexamples to keep (default 20, plus the first of every class and family)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help=f"--cmd: seconds to wait for one chunk of answers (default {DEFAULT_TIMEOUT:g})")
+                        help=f"seconds to wait for one chunk of answers (default {DEFAULT_TIMEOUT:g}); "
+                             "a --python rounder that hangs is interrupted (main thread, POSIX)")
     parser.add_argument("--chunk", type=int, default=DEFAULT_CHUNK, metavar="N",
-                        help=f"--cmd: cases per chunk (default {DEFAULT_CHUNK})")
+                        help=f"cases per chunk (default {DEFAULT_CHUNK})")
     progress = parser.add_mutually_exclusive_group()
     progress.add_argument("--progress", dest="progress", action="store_true", default=None,
                           help="show progress on stderr (default: when stderr is a terminal)")
@@ -83,7 +84,7 @@ def load_function(spec: str) -> Callable[[float, int], Any]:
 
 def _answerer(args: argparse.Namespace) -> tuple[Answerer, str, ExternalRounder | None]:
     if args.python:
-        return python_answerer(load_function(args.python)), args.python, None
+        return python_answerer(load_function(args.python), args.timeout, args.chunk), args.python, None
     try:
         argv = shlex.split(args.cmd)
     except ValueError as error:

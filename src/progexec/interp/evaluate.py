@@ -163,7 +163,7 @@ def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Any], tab
             else:
                 operands.append(_number(arith, arg, results, index, position, inputs))
     try:
-        return spec.apply(arith, operands)  # type: ignore[no-any-return]
+        return spec.apply(arith, operands)
     except Refusal as refusal:
         raise _Stop(refusal.status, refusal.message, index, None) from None
 
