@@ -150,3 +150,15 @@ def test_gzipped_predictions_are_read(tmp_path: Path) -> None:
     with gzip.open(path, "wt") as handle:
         json.dump([{"id": "x", "predicted": ["add(", "1", "2", ")", "EOF"]}], handle)
     assert load_predictions(str(path))[0].tokens == ("add(", "1", "2", ")", "EOF")
+
+
+def test_unusable_records_stay_in_the_denominator(tmp_path: Path) -> None:
+    """A known id with a malformed program counts as wrong (the official functions return invalid/False)."""
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps([{"id": "a", "predicted": ["add(", 1, 2, ")", "EOF"]}, {"predicted": ["x"]},
+                                {"id": "b", "predicted": ["add(", "1", "2", ")", "EOF"]}]))
+    gold = [GoldItem(i, tuple(official_tokenize("add(1, 2)")), [], 3.0) for i in ("a", "b")]
+    report = score_predictions(gold, load_predictions(str(path)))
+    assert report.n == 2
+    assert report.scorers["official"].execution_correct == 1
+    assert len(report.unreadable) == 2

@@ -98,12 +98,12 @@ def _as_tokens(raw: Any) -> tuple[tuple[str, ...] | None, str | None]:
 
 def _prediction(record: Any, position: int) -> Prediction:
     if not isinstance(record, dict):
-        return Prediction(f"#{position}", None, None, position, "the record is not a JSON object")
+        return Prediction("", None, None, position, "the record is not a JSON object")
     raw_id = record.get("id")
     if raw_id is None and "record_id" in record and "turn_idx" in record:
         raw_id = f"{record['record_id']}_{record['turn_idx']}"
     if raw_id is None or isinstance(raw_id, (dict, list)):
-        return Prediction(f"#{position}", None, None, position, "the record has no usable id")
+        return Prediction("", None, None, position, "the record has no usable id")
     program = next((record[key] for key in _PROGRAM_KEYS if key in record), None)
     tokens, error = _as_tokens(program)
     answer = next((record[key] for key in _ANSWER_KEYS if record.get(key) is not None), None)

@@ -34,7 +34,8 @@ class GoldItem:
 @dataclass(frozen=True, slots=True)
 class Prediction:
     """One prediction line. ``tokens`` is the official token list (text is tokenized the
-    official way on reading); ``text`` is free model text for the answer scorers."""
+    official way on reading); ``text`` is free model text for the answer scorers.
+    ``id`` is empty when the record has no usable id; ``error`` says what was wrong."""
 
     id: str
     tokens: tuple[str, ...] | None

@@ -4,7 +4,8 @@ Nothing is dropped silently: predictions whose id is not in the gold, repeated i
 unreadable records and gold items without a prediction are all listed. The
 denominator ``n`` is what the official loop divides by — every prediction record whose
 id is in the gold, repeats included (the official script would crash on an unknown id;
-here such records are listed and left out of ``n``).
+here such records are listed and left out of ``n``). A record with a known id but an
+unusable program stays in ``n`` and scores 0, as the official functions score it.
 """
 
 from __future__ import annotations
@@ -65,9 +66,10 @@ def score_predictions(gold: Sequence[GoldItem], predictions: Sequence[Prediction
                           for name in names}, [])
     seen: Counter[str] = Counter()
     for pred in predictions:
-        if pred.error is not None and pred.tokens is None and pred.text is None:
-            report.unreadable.append(f"{pred.id}: {pred.error}")
-            continue
+        if pred.error is not None:
+            report.unreadable.append(f"record {pred.position} ({pred.id or 'no id'}): {pred.error}")
+            if not pred.id:  # the official loop cannot even look such a record up
+                continue
         target = by_id.get(pred.id)
         if target is None:
             report.unknown_ids.append(pred.id)
