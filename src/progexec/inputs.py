@@ -185,5 +185,5 @@ def load_items(path: Path) -> list[Item]:
     if kind == "empty":
         return []
     if kind == "mathqa":
-        raise InputError(f"{path}: a MathQA file; MathQA support is not installed in this build")
+        raise InputError(f"{path}: a MathQA file; run it with `progexec exec` (progexec.mathqa), not as FinQA programs")
     raise InputError(f"{path}: not a FinQA, ConvFinQA or JSON Lines program file")
