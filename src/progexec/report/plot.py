@@ -1,7 +1,7 @@
 """A dependency-free, deterministic SVG plot: distance to the nearest rounding boundary, in ulps.
 
-Every numeric program is a dot at x = log10(ulps to boundary); programs with a
-divergent rounder are drawn larger and in red. Rows spread dots vertically by a
+Every numeric program is a dot at x = log10(ulps to boundary); programs where a
+final-value rounder diverges are red, those where only per-step rounding does are orange. Rows spread dots vertically by a
 hash of the id, so the picture is the same on every run.
 """
 
@@ -14,9 +14,20 @@ from html import escape
 from ..oracle.classify import FindingKind
 from .model import Report
 
-WIDTH, HEIGHT, MARGIN = 860, 300, 50
-DIVERGENT_KINDS = frozenset({FindingKind.NAIVE_DIFFERS, FindingKind.HALF_UP_DIFFERS, FindingKind.NUMPY_DIFFERS,
-                             FindingKind.PER_STEP_DIFFERS, FindingKind.EXACT_PORT_DIFFERS})
+WIDTH, HEIGHT, MARGIN = 860, 320, 50
+FINAL_ROUNDING_KINDS = frozenset({FindingKind.NAIVE_DIFFERS, FindingKind.HALF_UP_DIFFERS, FindingKind.NUMPY_DIFFERS,
+                                  FindingKind.EXACT_PORT_DIFFERS})
+STYLES = {  # category -> (radius, fill, legend)
+    0: (1.5, "#1f77b4", "agrees everywhere"),
+    1: (3.5, "#ff7f0e", "only per_step (intermediate rounding) diverges"),
+    2: (4.5, "#d62728", "a final-value rounder (naive, half_up, numpy) diverges"),
+}
+
+
+def _category(kinds: frozenset[FindingKind]) -> int:
+    if kinds & FINAL_ROUNDING_KINDS:
+        return 2
+    return 1 if FindingKind.PER_STEP_DIFFERS in kinds else 0
 
 
 def _x(log_ulps: float, low: float, high: float) -> float:
@@ -24,7 +35,7 @@ def _x(log_ulps: float, low: float, high: float) -> float:
 
 
 def render_svg(report: Report) -> str:
-    points = [(a.id, math.log10(max(a.ulps_to_boundary, 1e-3)), bool(a.kinds & DIVERGENT_KINDS))
+    points = [(a.id, math.log10(max(a.ulps_to_boundary, 1e-3)), _category(a.kinds))
               for a in report.analyses if a.ulps_to_boundary is not None]
     low, high = -3.0, 16.0
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
@@ -39,15 +50,19 @@ def render_svg(report: Report) -> str:
     parts.append(f'<text x="{WIDTH / 2:.0f}" y="{HEIGHT - 8}" font-size="12" text-anchor="middle">'
                  'distance from the final raw value to the nearest 5-place rounding boundary (ulps, log scale)</text>')
     band = axis_y - MARGIN / 2 - 20
-    for item_id, log_ulps, divergent in sorted(points, key=lambda p: p[2]):
+    for item_id, log_ulps, category in sorted(points, key=lambda p: (p[2], p[0])):
         x = _x(min(max(log_ulps, low), high), low, high)
-        y = MARGIN / 2 + (zlib.crc32(item_id.encode("utf-8")) % 1000) / 1000 * band
-        if divergent:
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#d62728" stroke="black" stroke-width="0.5">'
-                         f'<title>{escape(item_id)}: {10 ** log_ulps:.3g} ulps</title></circle>')
+        y = 52 + (zlib.crc32(item_id.encode("utf-8")) % 1000) / 1000 * (band - 27)
+        radius, fill, _ = STYLES[category]
+        if category:
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius}" fill="{fill}" stroke="black" '
+                         f'stroke-width="0.5"><title>{escape(item_id)}: {10 ** log_ulps:.3g} ulps</title></circle>')
         else:
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="1.5" fill="#1f77b4" fill-opacity="0.35"/>')
-    parts.append(f'<text x="{WIDTH - MARGIN}" y="16" font-size="11" text-anchor="end">'
-                 f'{len(points)} programs; red: a rounder or per-step variant diverges</text>')
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius}" fill="{fill}" fill-opacity="0.35"/>')
+    counts = {category: sum(1 for point in points if point[2] == category) for category in STYLES}
+    for row, (category, (radius, fill, legend)) in enumerate(STYLES.items()):
+        y = 12 + row * 14
+        parts.append(f'<circle cx="{MARGIN + 6}" cy="{y - 4}" r="{max(radius, 3)}" fill="{fill}"/>')
+        parts.append(f'<text x="{MARGIN + 16}" y="{y}" font-size="11">{escape(legend)}: {counts[category]}</text>')
     parts.append("</svg>")
     return "\n".join(parts)
