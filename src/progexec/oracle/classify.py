@@ -9,6 +9,7 @@ through :data:`FindingKind` message templates.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -25,8 +26,8 @@ from .variants import PerStepFloat64
 
 NDIGITS = 5
 SCALE = 100000  # 10**5 as an exact integer
-SCALE_ARTEFACT_THRESHOLD = 2.0**53 / 1e5
-"""Above this magnitude the float64 grid is coarser than 10**-5."""
+SCALE_ARTEFACT_THRESHOLD = Fraction(2**53, SCALE)
+"""At and above this magnitude (exactly 2**53 / 10**5) the float64 grid is coarser than 10**-5."""
 
 FINAL_VALUE_ROUNDERS = tuple(name for name in ("exact", "naive", "half_up", "numpy") if name in ROUNDERS)
 """Rounders applied to the final raw value (``spec`` is the official answer itself)."""
@@ -113,11 +114,17 @@ def _show(value: Any) -> str:
 
 
 def ulps_to_boundary(x: float, ndigits: int = NDIGITS) -> float:
-    """Distance from ``x`` to the nearest ``ndigits``-place rounding boundary, in ulps of ``x``."""
+    """Distance from ``x`` to the nearest ``ndigits``-place rounding boundary, in ulps of ``x``.
+
+    Capped at the largest double (tiny ``x`` are astronomically many ulps from 0.000005).
+    """
     scaled = Fraction(x) * 10**ndigits
     boundary = math.floor(scaled) + Fraction(1, 2)
     distance = abs(scaled - boundary) / 10**ndigits
-    return float(distance / Fraction(math.ulp(x)))
+    try:
+        return float(distance / Fraction(math.ulp(x)))
+    except OverflowError:
+        return sys.float_info.max
 
 
 def _product_double_rounding(x: float) -> tuple[str, Fraction, float] | None:
@@ -126,6 +133,8 @@ def _product_double_rounding(x: float) -> tuple[str, Fraction, float] | None:
     if (exact * 2).denominator == 1 and (exact * 2).numerator % 2 == 1:
         return None  # an exact tie: EXACT_BINARY_TIE covers it
     product = x * 1e5
+    if not math.isfinite(product):
+        return None  # the product overflows: no half-integer is involved
     rounded = Fraction(product)
     if (rounded - Fraction(1, 2)).denominator == 1 and rounded != exact:
         return "onto", exact, product
@@ -151,6 +160,14 @@ def _float_vs_decimal(official: float | bool, decimal: ExactAnswer, exact_float:
                                                           cause=cause))
 
 
+def _apply_rounder(name: str, raw: float) -> float | None:
+    """A rounder's answer; None when it raises (``round(inf)`` inside ``naive`` for huge values)."""
+    try:
+        return ROUNDERS[name](raw, NDIGITS)
+    except (OverflowError, ValueError):
+        return None
+
+
 def analyze(item_id: str, program: Program, table: Table | None, gold: float | str | None = None,
             has_gold: bool = False, dialect: str = "finqa") -> Analysis:
     """Classify one parsed program: every rounder, the oracle in both readings, the findings."""
@@ -165,7 +182,7 @@ def analyze(item_id: str, program: Program, table: Table | None, gold: float | s
     answers: dict[str, float | bool | None] = {"spec": official}
     findings: list[Finding] = []
     for rounder in FINAL_VALUE_ROUNDERS:
-        answers[rounder] = official if raw is None else ROUNDERS[rounder](raw, NDIGITS)
+        answers[rounder] = official if raw is None else _apply_rounder(rounder, raw)
     per_step = evaluate(program, PerStepFloat64(NDIGITS, const_marker), table)
     answers["per_step"] = per_step.value if per_step.present else None
     for name in ALL_VARIANTS:
@@ -182,7 +199,7 @@ def analyze(item_id: str, program: Program, table: Table | None, gold: float | s
             how, exact_product, product = crossing
             findings.append(Finding(FindingKind.PRODUCT_DOUBLE_ROUNDING, _details(
                 how=how, product=repr(product), exact=str(exact_product))))
-        if abs(raw) >= SCALE_ARTEFACT_THRESHOLD:
+        if abs(Fraction(raw)) >= SCALE_ARTEFACT_THRESHOLD:
             findings.append(Finding(FindingKind.SCALE_ARTEFACT, _details(magnitude=repr(abs(raw)))))
         ulps = ulps_to_boundary(raw) if raw != 0 else None
     decimal = exact_answer(program, table, "decimal", NDIGITS, const_marker)
