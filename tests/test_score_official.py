@@ -162,3 +162,21 @@ def test_unusable_records_stay_in_the_denominator(tmp_path: Path) -> None:
     assert report.n == 2
     assert report.scorers["official"].execution_correct == 1
     assert len(report.unreadable) == 2
+
+
+def test_convfinqa_nbest_prediction_file_reads_the_first_of_each_list(tmp_path: Path) -> None:
+    path = tmp_path / "nbest.json"
+    path.write_text(json.dumps({"0": [{"id": "t1", "pred_prog": ["add(", "1", "2", ")", "EOF"]},
+                                      {"id": "t1", "pred_prog": ["add(", "1", "3", ")", "EOF"]}]}))
+    [pred] = load_predictions(str(path))
+    assert pred.tokens == ("add(", "1", "2", ")", "EOF")
+
+
+def test_op_token_with_surrounding_space_is_invalid_as_officially() -> None:
+    """SPEC §1 structure check: token.strip('(') must be an op name, so ' add(' and 'add (' are not."""
+    gold = [GoldItem("x", tuple(official_tokenize("add(1, 2)")), [], 3.0)]
+    for head in (" add(", "add ("):
+        report = score_predictions(gold, [Prediction("x", (head, "1", "2", ")", "EOF"))])
+        verdict = report.items[0].verdicts["official"]
+        assert (verdict.execution, verdict.program) == (False, False)
+        assert verdict.execution_why == "execution_invalid"

@@ -104,3 +104,11 @@ def test_safe_arithmetic_refuses_code() -> None:
         safe_arithmetic("__import__('os')")
     with pytest.raises(ValueError):
         safe_arithmetic("subtract(5, 3)")
+
+
+def test_helm_fin_qa_strips_the_completion_before_tokenizing() -> None:
+    # a leading space makes the official tokenizer's first token ' add(' (not an op); HELM strips first
+    pred = Prediction("x", tuple(official_tokenize(" add(1, 2)")), program_text=" add(1, 2)")
+    verdicts = _one("add(1, 2)", 3.0, pred)
+    assert verdicts["official"] == (False, False)
+    assert verdicts["helm-fin-qa"] == (True, True)

@@ -8,6 +8,7 @@ reproduces that reading so a token list means here what it means there.
 from __future__ import annotations
 
 from collections.abc import Sequence
+import re
 from functools import lru_cache
 
 from .nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
@@ -17,6 +18,8 @@ ALL_OPS: tuple[str, ...] = (
     "table_max", "table_min", "table_sum", "table_average",
 )
 _OP_SET = frozenset(ALL_OPS)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""What the grammar's OP terminal accepts as an op name."""
 
 
 class TokenFormError(ValueError):
@@ -72,8 +75,10 @@ def step_from_parts(op: str, arg1: str, arg2: str) -> Step:
 def parse_tokens(tokens: Sequence[str]) -> Program:
     """Parse the official token form (``[..., "EOF"]``) into a Program.
 
-    Strict: each step must be exactly ``op(``, arg, arg, ``)`` with a known op
-    and the list must end with ``EOF``. Raises TokenFormError otherwise.
+    Strict: each step must be exactly ``op(``, arg, arg, ``)`` and the list must end
+    with ``EOF``; raises TokenFormError otherwise. An op that is an identifier but not a
+    FinQA op (``foo(``) is kept, with ``official_invalid`` set, so that the interpreter
+    refuses it as UNKNOWN_OP exactly as it does for the text form.
     """
     if not tokens or tokens[-1] != "EOF":
         raise TokenFormError("the token list must end with 'EOF'", len(tokens))
@@ -82,19 +87,22 @@ def parse_tokens(tokens: Sequence[str]) -> Program:
         only = body[0]
         if "(" in only or ")" in only:
             raise TokenFormError("a one-token program must be a bare literal", 0)
-        return Program((), bare=Num(only.strip()))
+        return Program((), bare=Num(only))  # unstripped: the official reads " const_m1" as it stands
     if not body:
         raise TokenFormError("the program has no steps", 0)
     if len(body) % 4:
         raise TokenFormError("each step must be 'op(', arg, arg, ')'", len(body))
     steps: list[Step] = []
+    unknown_op: str | None = None
     for start in range(0, len(body), 4):
         head, arg1, arg2, close = body[start:start + 4]
         if not head.endswith("(") or head.count("(") != 1 or ")" in head:
             raise TokenFormError(f"expected 'op(' but found {head!r}", start)
-        op = head[:-1].strip()
+        op = head[:-1]  # no strip: the official check reads token.strip("("), so " add(" is not an op
         if op not in _OP_SET:
-            raise TokenFormError(f"unknown op {op!r}", start)
+            if not _IDENTIFIER.fullmatch(op):
+                raise TokenFormError(f"expected 'op(' but found {head!r}", start)
+            unknown_op = unknown_op or op  # an identifier: the interpreter refuses it as UNKNOWN_OP
         if close != ")":
             raise TokenFormError(f"expected ')' but found {close!r}", start + 3)
         for offset, arg in ((1, arg1), (2, arg2)):
@@ -103,6 +111,8 @@ def parse_tokens(tokens: Sequence[str]) -> Program:
             if not arg.strip():
                 raise TokenFormError("empty argument", start + offset)
         steps.append(step_from_parts(op, arg1.strip(), arg2.strip()))
+    if unknown_op is not None:
+        return Program(tuple(steps), None, True, f"official structure check: {unknown_op!r} is not a FinQA op")
     return Program(tuple(steps))
 
 

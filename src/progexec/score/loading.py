@@ -4,8 +4,9 @@ Gold: a FinQA dataset file, a ConvFinQA conversation or turn file (read by
 :func:`progexec.inputs.load_items`), or an embedded corpus name such as
 ``finqa:test``, ``finqa:dev``, ``convfinqa:dev`` (no file at run time).
 
-Predictions, as JSON (a list, or ConvFinQA's ``{key: [records]}``) or JSON Lines,
-one record per item, in order, duplicates kept:
+Predictions, as JSON (a list, or ConvFinQA's ``{key: [n-best records]}`` of which,
+as in its evaluator, only the first of each list is read) or JSON Lines, one record
+per item, in order, duplicates kept:
 
 * ``{"id", "predicted": [tokens..., "EOF"]}`` — the official format;
 * ``{"id", "predicted": "subtract(5829, 5735)"}`` (or ``program``/``pred_prog``) —
@@ -110,7 +111,8 @@ def _prediction(record: Any, position: int) -> Prediction:
     text = None if answer is None else str(answer)
     if tokens is None and text is None and error is None:
         error = "the record has neither a program nor an answer"
-    return Prediction(str(raw_id), tokens, text, position, error)
+    program_text = program if isinstance(program, str) else None
+    return Prediction(str(raw_id), tokens, text, position, error, program_text)
 
 
 def _records(data: Any) -> list[Any]:
@@ -120,8 +122,9 @@ def _records(data: Any) -> list[Any]:
         if "id" in data:
             return [data]
         values = list(data.values())
-        if values and all(isinstance(value, list) for value in values):  # ConvFinQA {key: [record, ...]}
-            return [record for value in values for record in value]
+        if values and all(isinstance(value, list) for value in values):
+            # ConvFinQA's evaluator reads {key: [best, second, ...]} and scores only the first of each list
+            return [value[0] for value in values if value]
     raise ScoreInputError("predictions must be a JSON list of records, a {key: [records]} object, or JSON Lines")
 
 

@@ -35,13 +35,15 @@ class GoldItem:
 class Prediction:
     """One prediction line. ``tokens`` is the official token list (text is tokenized the
     official way on reading); ``text`` is free model text for the answer scorers.
-    ``id`` is empty when the record has no usable id; ``error`` says what was wrong."""
+    ``id`` is empty when the record has no usable id; ``error`` says what was wrong;
+    ``program_text`` keeps a program given as text (HELM and unitxt read the text)."""
 
     id: str
     tokens: tuple[str, ...] | None
     text: str | None = None
     position: int = 0
     error: str | None = None
+    program_text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

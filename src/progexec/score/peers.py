@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..grammar.tokens import official_tokenize
+from ..interp.run import execute_tokens
 from .equivalence import equal_program
 from .model import Verdict
 from .official import ItemContext, execution_why
@@ -67,9 +68,16 @@ def _completion(ctx: ItemContext) -> str | None:
 def helm_fin_qa(ctx: ItemContext) -> Verdict:
     """HELM ``fin_qa``: official execution, ``math.isclose`` for numbers, yes/no by string; official program accuracy."""
     gold = ctx.gold_value
-    value = ctx.verdict.value
+    verdict, match = ctx.verdict, ctx.match
+    if ctx.pred.program_text is not None and ctx.pred.program_text != ctx.pred.program_text.strip():
+        # HELM tokenizes the stripped completion; only surrounding whitespace can make this differ
+        tokens = official_tokenize(ctx.pred.program_text.strip())
+        verdict = execute_tokens(tokens, ctx.gold.table, ctx.dialect).official
+        if ctx.gold.tokens is not None:
+            match = equal_program(ctx.gold.tokens, tokens, ctx.dialect)
+    value = verdict.value
     correct = False
-    if ctx.pred.tokens is not None and ctx.verdict.valid and gold is not None:
+    if ctx.pred.tokens is not None and verdict.valid and gold is not None:
         reference = str(gold)
         if reference in ("yes", "no"):
             correct = reference == value
@@ -78,8 +86,8 @@ def helm_fin_qa(ctx: ItemContext) -> Verdict:
                 correct = math.isclose(float(reference), value)
             except ValueError:
                 correct = False
-    prog = ctx.match.equal
-    return Verdict(correct, prog, execution_why(ctx, correct), "ok" if prog else ctx.match.why.value)
+    prog = match.equal
+    return Verdict(correct, prog, execution_why(ctx, correct), "ok" if prog else match.why.value)
 
 
 def helm_float_equiv(ctx: ItemContext) -> Verdict:
@@ -237,7 +245,7 @@ def unitxt(ctx: ItemContext) -> Verdict:
     """IBM unitxt ``FinQAEval``: execution against the human answer, swapped ``equal_program`` against ``program_re``."""
     answer = ctx.gold.answer if ctx.gold.answer is not None else (
         None if ctx.gold_value is None else str(ctx.gold_value))
-    text = ctx.pred.text
+    text = ctx.pred.program_text if ctx.pred.program_text is not None else ctx.pred.text
     if text is None and ctx.pred.tokens is not None:
         text = tokens_to_text(ctx.pred.tokens)
     exe = False
@@ -245,8 +253,6 @@ def unitxt(ctx: ItemContext) -> Verdict:
     if text is not None and answer is not None:
         last = text.rfind(")")
         tokens = official_tokenize(text[: last + 1])
-        from ..interp.run import execute_tokens  # the same official model the official scorer uses
-
         verdict = execute_tokens(tokens, ctx.gold.table, ctx.dialect).official
         try:
             exe = verdict.valid and float(verdict.value) == float(answer)  # type: ignore[arg-type]
