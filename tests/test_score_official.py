@@ -180,3 +180,32 @@ def test_op_token_with_surrounding_space_is_invalid_as_officially() -> None:
         verdict = report.items[0].verdicts["official"]
         assert (verdict.execution, verdict.program) == (False, False)
         assert verdict.execution_why == "execution_invalid"
+
+
+def test_scorer_execution_verdict_matches_the_raw_official_model_on_odd_tokens() -> None:
+    """The scorer's execution verdict (interpreter fast path) equals the raw model of eval_program
+    on token lists built to hit the structure rules (spaces, doubled parens, missing EOF, bare tokens)."""
+    import random
+
+    from progexec.interp.official import official_verdict
+    from progexec.interp.run import execute_tokens
+
+    rng = random.Random(3)
+    heads = ["add(", "divide(", "exp(", "greater(", " add(", "add (", "add((", "(add(", "table_max(",
+             "table_average(", "Add(", "add( "]
+    args = ["1", " 3", "#0", "#1", " #0", "const_100", "5%", "1,000", "none", "net revenue", "inf", "nan",
+            "1e5", "#", "0.5", "-2", "const_m1", "1_0", "", "x", "#-1", "1e400", "const_"]
+    table = [["net revenue", "1", "2"], ["x", "3", "n/a"], ["net revenue", "4", "5%"]]
+    for _ in range(3000):
+        tokens: list[str] = []
+        for _ in range(rng.randint(1, 3)):
+            tokens += [rng.choice(heads), rng.choice(args), rng.choice(args), rng.choice([")", ")", " )"])]
+        if rng.random() < 0.2:
+            tokens = tokens[:rng.randint(0, len(tokens))]
+        if rng.random() < 0.9:
+            tokens.append("EOF")
+        for dialect in ("finqa", "convfinqa"):
+            ours = execute_tokens(tokens, table, dialect).official
+            raw = official_verdict(tokens, table, dialect)
+            assert ours.valid == raw.valid, (tokens, dialect)
+            assert ours.value == raw.value or (ours.value != ours.value and raw.value != raw.value), tokens
