@@ -300,12 +300,10 @@ def iter_blocks(cases: int = DEFAULT_CASES, seed: int = 0, plan: DigitsPlan | No
     fixed = fixed_cases(plan, nonfinite)[:cases]
     remaining, block, corpus_index = cases - len(fixed), 0, 0
     while True:
-        xs: list[float] = []
-        ns: list[int] = []
-        fams: list[Family] = []
-        if block == 0:
-            for x, n, family in fixed:
-                xs.append(x), ns.append(n), fams.append(family)
+        chosen = fixed if block == 0 else []
+        xs = [x for x, _, _ in chosen]
+        ns = [n for _, n, _ in chosen]
+        fams = [family for _, _, family in chosen]
         size = min(remaining, block_size - len(xs))
         rng = random.Random(f"{seed}:{block}")
         primary, extra = plan.primary, plan.extra
@@ -318,7 +316,9 @@ def iter_blocks(cases: int = DEFAULT_CASES, seed: int = 0, plan: DigitsPlan | No
                     x, corpus_index = _corpus_value(corpus_index), corpus_index + 1
                 else:
                     x = draw(rng, n)
-                xs.append(x), ns.append(n), fams.append(family)
+                xs.append(x)
+                ns.append(n)
+                fams.append(family)
         remaining -= max(size, 0)
         if xs:
             yield CaseBlock(xs, ns, fams, [round(x, n) for x, n in zip(xs, ns)])

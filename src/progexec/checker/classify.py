@@ -95,7 +95,7 @@ def same_float(a: float, b: float) -> bool:
 def mismatches(got: Sequence[object], expected: Sequence[float]) -> list[int]:
     """Indices where ``got`` is not bit-for-bit ``expected`` (fast path when every answer is a float)."""
     if all(type(value) is float for value in got):
-        got_bits = array("q", array("d", got).tobytes())  # type: ignore[arg-type]
+        got_bits = array("q", array("d", got).tobytes())  # type: ignore[type-var]
         exp_bits = array("q", array("d", expected).tobytes())
         if got_bits == exp_bits:
             return []
