@@ -151,3 +151,15 @@ def test_exec_routes_a_mathqa_file(tmp_path: Path, capsys: pytest.CaptureFixture
                         "correct": "a", "match": True}
     assert lines[3]["status"] == "unsupported_op" and lines[3]["code"] == 1416
     assert "within 1% of the correct option" in capsys.readouterr().err
+
+
+def test_extended_table_runs_the_unsupported_gold_formulas() -> None:
+    """test 2931: whole surface of a cylinder, r 7, h 4: 2·pi·7·(7 + 4) = 154·pi ≈ 483.8, option a (484).
+    test 2889: median of seven prices is the 7th listed (1.82), the formula's min(1.82, mean 1.8757): b."""
+    from progexec.mathqa.ops import MATHQA_EXTENDED_OPS
+
+    cylinder = execute_problem(mathqa_records("test")[2931], 2931, ops=MATHQA_EXTENDED_OPS)
+    assert math.isclose(cylinder.value, 154 * math.pi, rel_tol=1e-12) and cylinder.option == "a" and cylinder.match
+    median = execute_problem(mathqa_records("test")[2889], 2889, ops=MATHQA_EXTENDED_OPS)
+    assert median.value == 1.82 and median.option == "b" and median.match
+    assert execute_problem(mathqa_records("test")[2931], 2931).outcome.status is Status.UNSUPPORTED_OP

@@ -125,3 +125,31 @@ def test_other_constant_spellings_are_refused(text: str) -> None:
 def test_no_final_rounding() -> None:
     program = Program((Step("divide", (Num("1"), Num("3"))),))
     assert evaluate(program, MATHQA_FLOAT, ops=MATHQA_OPS).value == 1 / 3
+
+
+# --- the second, documented table (not MathQA-Python) --------------------------------------------
+
+EXTENDED_CASES: list[tuple[str, tuple[float, ...], float]] = [
+    ("min", (3, 7), 3.0), ("round", (2.5, ), 2.0), ("round", (3.5, ), 4.0), ("tangent", (PI / 4, ), 1.0),
+    ("radians_to_degree", (PI, ), 180.0), ("degree_to_radians", (180, ), PI),
+    ("sum_consecutive_number", (1, 100), 5050.0), ("surface_cylinder", (7, 4), 154 * PI),
+    ("side_by_diagonal", (2 ** 0.5 * 3, ), 3.0), ("combination", (5, 2), 10.0), ("p_after_loss", (20, 50), 40.0),
+    ("to_percent", (0.25, ), 25.0),
+]
+
+
+@pytest.mark.parametrize("op, args, expected", EXTENDED_CASES)
+def test_extended_table(op: str, args: tuple[float, ...], expected: float) -> None:
+    from progexec.mathqa.ops import MATHQA_EXTENDED_OPS
+
+    program = Program((Step(op, tuple(Num(repr(float(arg))) for arg in args)),))
+    outcome = evaluate(program, MATHQA_FLOAT, ops=MATHQA_EXTENDED_OPS)
+    assert outcome.status is Status.OK
+    assert math.isclose(outcome.value, expected, rel_tol=1e-12)
+
+
+def test_extended_table_leaves_surface_cone_unsupported() -> None:
+    from progexec.mathqa.ops import MATHQA_EXTENDED_OPS
+
+    program = Program((Step("surface_cone", (Num("1"), Num("2"))),))
+    assert evaluate(program, MATHQA_FLOAT, ops=MATHQA_EXTENDED_OPS).status is Status.UNSUPPORTED_OP

@@ -13,10 +13,10 @@ from .arithmetic import MATHQA_FLOAT, MathQAFloat, mathqa_constant
 from .binding import bind_numbers, number_texts
 from .execute import MathQAResult, execute_all, execute_problem, read_mathqa, run_formula, run_program
 from .options import Option, kept_by_filter, option_value, parse_options, select_option, within_one_percent
-from .ops import MATHQA_OPS, MATHQA_PYTHON_OPS, UNSUPPORTED_OPS
+from .ops import MATHQA_EXTENDED_OPS, MATHQA_OPS, MATHQA_PYTHON_OPS, UNSUPPORTED_OPS
 
 __all__ = [
-    "MATHQA_FLOAT", "MATHQA_OPS", "MATHQA_PYTHON_OPS", "MathQAFloat", "MathQAResult", "Option", "UNSUPPORTED_OPS",
+    "MATHQA_EXTENDED_OPS", "MATHQA_FLOAT", "MATHQA_OPS", "MATHQA_PYTHON_OPS", "MathQAFloat", "MathQAResult", "Option", "UNSUPPORTED_OPS",
     "bind_numbers", "execute_all", "execute_problem", "kept_by_filter", "mathqa_constant", "number_texts",
     "option_value", "parse_options", "read_mathqa", "run_formula", "run_program", "select_option",
     "within_one_percent",

@@ -19,6 +19,7 @@ from typing import Any
 from ..grammar.mathqa_parse import ProgramSyntaxError, parse_annotated, parse_linear
 from ..grammar.nodes import Program
 from ..interp.evaluate import Outcome, evaluate
+from ..interp.ops import OpTable
 from ..interp.status import Status
 from .arithmetic import MATHQA_FLOAT
 from .binding import number_texts
@@ -71,25 +72,28 @@ class MathQAResult:
         return record
 
 
-def run_program(program: Program, inputs: Iterable[str]) -> Outcome[float]:
-    """Run a parsed MathQA program with ``nK`` bound to ``inputs`` (number texts)."""
-    return evaluate(program, MATHQA_FLOAT, ops=MATHQA_OPS, inputs=tuple(inputs))
+def run_program(program: Program, inputs: Iterable[str], ops: OpTable = MATHQA_OPS) -> Outcome[float]:
+    """Run a parsed MathQA program with ``nK`` bound to ``inputs`` (number texts).
+
+    ``ops`` is MathQA-Python's table by default; ``MATHQA_EXTENDED_OPS`` also defines 11 more ops.
+    """
+    return evaluate(program, MATHQA_FLOAT, ops=ops, inputs=tuple(inputs))
 
 
-def run_formula(formula: str, problem: str = "", annotated: bool = False) -> Outcome[float]:
+def run_formula(formula: str, problem: str = "", annotated: bool = False, ops: OpTable = MATHQA_OPS) -> Outcome[float]:
     """Parse and run one formula against a problem text; a syntax error is a SYNTAX_ERROR outcome."""
     try:
         program = parse_annotated(formula) if annotated else parse_linear(formula)
     except ProgramSyntaxError as error:
         return Outcome(Status.SYNTAX_ERROR, message=str(error))
-    return run_program(program, number_texts(problem))
+    return run_program(program, number_texts(problem), ops)
 
 
 def _bad(item_id: str, message: str) -> MathQAResult:
     return MathQAResult(item_id, Outcome(Status.BAD_INPUT, message=message), {}, None, None, None)
 
 
-def execute_problem(item: Any, index: int = 0, annotated: bool = False) -> MathQAResult:
+def execute_problem(item: Any, index: int = 0, annotated: bool = False, ops: OpTable = MATHQA_OPS) -> MathQAResult:
     """Execute one MathQA record (its ``linear_formula``, or ``annotated_formula`` when asked)."""
     if not isinstance(item, dict):
         return _bad(str(index), f"item {index} is not an object")
@@ -105,7 +109,7 @@ def execute_problem(item: Any, index: int = 0, annotated: bool = False) -> MathQ
     options = parse_options(raw_options) if isinstance(raw_options, str) else {}
     correct = raw_correct.strip() if isinstance(raw_correct, str) else None
     inputs = tuple(number_texts(problem))
-    outcome = run_formula(formula, problem, annotated)
+    outcome = run_formula(formula, problem, annotated, ops)
     value = outcome.value if isinstance(outcome.value, float) else None
     option = select_option(value, options)
     correct_option = options.get(correct) if correct else None
@@ -115,10 +119,10 @@ def execute_problem(item: Any, index: int = 0, annotated: bool = False) -> MathQ
     return MathQAResult(item_id, outcome, options, correct, option, match, inputs)
 
 
-def execute_all(items: Iterable[Any], annotated: bool = False) -> Iterator[MathQAResult]:
+def execute_all(items: Iterable[Any], annotated: bool = False, ops: OpTable = MATHQA_OPS) -> Iterator[MathQAResult]:
     """Execute records lazily, in input order."""
     for index, item in enumerate(items):
-        yield execute_problem(item, index, annotated)
+        yield execute_problem(item, index, annotated, ops)
 
 
 def read_mathqa(path: Path) -> list[Any]:

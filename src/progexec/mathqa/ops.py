@@ -238,6 +238,35 @@ MATHQA_OPS: dict[str, OpSpec] = {
 """The MathQA op table for :func:`progexec.interp.evaluate.evaluate` (``ops=MATHQA_OPS``)."""
 
 
+_EXTENDED: dict[str, tuple[int, FloatOp]] = {
+    "min": (2, lambda a, b: min(a, b)),
+    "round": (1, lambda a: float(round(a))),
+    "tangent": (1, math.tan),
+    "radians_to_degree": (1, lambda a: a * 180 / math.pi),
+    "degree_to_radians": (1, lambda a: a * math.pi / 180),
+    "sum_consecutive_number": (2, lambda a, b: (a + b) * (b - a + 1) / 2),
+    "surface_cylinder": (2, lambda a, b: 2 * math.pi * a * (a + b)),
+    "side_by_diagonal": (1, lambda a: a / math.sqrt(2)),
+    "combination": (2, choose),
+    "p_after_loss": (2, lambda a, b: (1 - a / 100) * b),
+    "to_percent": (1, lambda a: a * 100),
+}
+"""progexec's own reading of 11 of the 12 ops MathQA-Python leaves undefined (``surface_cone``
+stays unsupported: its second argument, height or slant, is not documented). Not MathQA-Python."""
+
+MATHQA_EXTENDED_OPS: dict[str, OpSpec] = {
+    **MATHQA_OPS,
+    **{name: OpSpec(name, arity, _wrap(name, function)) for name, (arity, function) in _EXTENDED.items()},
+}
+"""A second, documented table: MathQA-Python's 66 ops plus :data:`_EXTENDED` (see docs/mathqa.md).
+
+``min`` is ``min(a, b)``; ``round`` is Python's ``round`` (ties to even); ``surface_cylinder(r, h)``
+is ``2·pi·r·(r + h)``; ``sum_consecutive_number(a, b)`` is the sum of the integers a..b,
+``(a + b)(b - a + 1) / 2``; ``combination`` is ``choose``; ``p_after_loss`` mirrors
+``p_after_gain``; ``to_percent`` is ``100·a``; ``side_by_diagonal`` is ``d / sqrt 2`` (square).
+"""
+
+
 def definition(name: str) -> FloatOp:
     """The plain float function of a supported op (for tests and the docs)."""
     return _DEFINITIONS[name][1]
