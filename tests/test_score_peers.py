@@ -112,3 +112,20 @@ def test_helm_fin_qa_strips_the_completion_before_tokenizing() -> None:
     verdicts = _one("add(1, 2)", 3.0, pred)
     assert verdicts["official"] == (False, False)
     assert verdicts["helm-fin-qa"] == (True, True)
+
+
+def test_free_text_convfinqa_predictions_reach_only_the_answer_scorers() -> None:
+    """The zarifaziz dev file (1,490 free-text turns): every id is a dev turn, no program to execute."""
+    from pathlib import Path
+
+    from progexec.score import load_gold, load_predictions
+
+    path = Path(__file__).parent / "data" / "predictions" / "zarifaziz-claude-sonnet-4-6_convfinqa-dev_predictions.jsonl.gz"
+    report = score_predictions(load_gold("convfinqa:dev"), load_predictions(str(path)), ["all"])
+    assert report.n == 1490 and report.unknown_ids == [] and report.missing_ids == []
+    assert report.scorers["official"].execution_correct == 0
+    assert all(item.verdicts["official"].execution_why == "no_program" for item in report.items)
+    first = next(item for item in report.items if item.id == "Single_IPG/2009/page_85.pdf-3_0")
+    # answer "0.1082" against exe_ans 0.10826: 5.8e-5 apart (float_equiv 0); PoT rounds both to 4 places (0.1083)
+    assert first.verdicts["helm-float-equiv"].execution is False
+    assert first.verdicts["pot"].execution is False
