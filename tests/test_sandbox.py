@@ -114,3 +114,9 @@ def test_score_python_strict_tolerance(tmp_path: Path, capsys: pytest.CaptureFix
 def test_score_python_bad_input_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "gold.json").write_text(json.dumps([{"id": "a"}]), encoding="utf-8")
     assert main(["score-python", "--gold", str(tmp_path / "gold.json"), "--pred", os.devnull]) == 2
+
+
+def test_oversized_or_odd_snippets_never_raise() -> None:
+    assert run_snippet("x = 1\n" * 200_000, LIMITS).kind == "too_long"
+    odd = run_snippet("answer = '\ud800'\n", LIMITS)  # a lone surrogate cannot even be sent as UTF-8
+    assert not odd.ok and odd.answer is None and odd.message

@@ -55,7 +55,8 @@ class SnippetResult:
     ``kind`` is one of ``ok``, ``no_answer``, ``not_a_number``, ``syntax_error``,
     ``error`` (an exception), ``forbidden`` (the sandbox refused an action),
     ``memory``, ``output_limit``, ``exit``, ``timeout``, ``crash`` (killed by a
-    signal or exited without a result) and ``sandbox_error`` (the child could not start).
+    signal or exited without a result), ``too_long`` (not run) and ``sandbox_error``
+    (the child could not be started or read).
     ``answer`` may be ``inf``/``nan`` (as floats) when the snippet computed them.
     """
 
@@ -114,8 +115,21 @@ def _read_bounded(process: subprocess.Popen[bytes], deadline: float, cap: int) -
                 return b"".join(chunks), "output"
 
 
+MAX_CODE_CHARS = 1_000_000
+"""Longest snippet accepted; a longer one is not run (kind ``too_long``)."""
+
+
 def run_snippet(code: str, limits: SandboxLimits = SandboxLimits()) -> SnippetResult:
-    """Run one snippet in a fresh confined process; always returns a result."""
+    """Run one snippet in a fresh confined process; always returns a result, never raises."""
+    if len(code) > MAX_CODE_CHARS:
+        return SnippetResult("too_long", message=f"the snippet has {len(code)} characters, over {MAX_CODE_CHARS}")
+    try:
+        return _run(code, limits)
+    except Exception as error:  # the scorer must go on: any failure of ours is this snippet's result
+        return SnippetResult("sandbox_error", message=f"{type(error).__name__}: {error}")
+
+
+def _run(code: str, limits: SandboxLimits) -> SnippetResult:
     started = time.monotonic()
     request = json.dumps({
         "code": code, "allowed": sorted(limits.allowed_modules), "memory_bytes": limits.memory_bytes,
