@@ -15,7 +15,7 @@ from .common import EXIT_OK, UsageError, open_output
 
 NAME = "mathqa-python"
 HELP = ("translate MathQA problems into MathQA-Python items (id, text, code, answer), keeping those whose "
-        "answer is within 1%% of the correct option, as the original release did")
+        "answer is within one percent of the correct option, as the original release did")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
