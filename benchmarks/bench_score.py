@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
 
     golds = {"test": load_gold("finqa:test"), "dev": load_gold("finqa:dev")}
     rows = []
-    total_base = total_ours = 0.0
+    total_base = total_ours = total_first = 0.0
     for path in files:
         split = "dev" if "_dev_" in path.name else "test"
         gold = golds[split]
@@ -124,25 +124,30 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         base_exe, base_prog = baseline_loop(gold_by_id, predictions)
         base_seconds = time.perf_counter() - started
-        equivalence._simplified.cache_clear()
         calls_before = equivalence.SYMPY_CALLS["count"]
-        started = time.perf_counter()
-        report = score_predictions(gold, predictions)
-        our_seconds = time.perf_counter() - started
+        timings = []
+        for _ in range(3):  # first run: cold sympy cache; the best of three is reported beside it
+            equivalence._simplified.cache_clear()
+            started = time.perf_counter()
+            report = score_predictions(gold, predictions)
+            timings.append(time.perf_counter() - started)
+        first_seconds, our_seconds = timings[0], min(timings)
         official = report.scorers["official"]
         same = (official.execution_correct, official.program_correct) == (base_exe, base_prog)
-        rows.append((path.name.replace("_predictions.json.gz", ""), report.n, base_seconds, our_seconds,
-                     equivalence.SYMPY_CALLS["count"] - calls_before, same,
+        rows.append((path.name.replace("_predictions.json.gz", ""), report.n, base_seconds, first_seconds,
+                     our_seconds, (equivalence.SYMPY_CALLS["count"] - calls_before) // 3, same,
                      official.execution_accuracy, official.program_accuracy))
         total_base += base_seconds
         total_ours += our_seconds
-    print(f"{'prediction set':<48} {'n':>5} {'official loop s':>15} {'progexec s':>10} {'ratio':>7} "
-          f"{'sympy':>5} {'same':>5}  exe / prog accuracy")
-    for name, n, base, ours, calls, same, exe, prog in rows:
-        print(f"{name:<48} {n:>5} {base:>15.3f} {ours:>10.3f} {base / ours:>6.1f}x {calls:>5} {str(same):>5}  "
-              f"{exe!r} / {prog!r}")
-    print(f"{'total':<48} {'':>5} {total_base:>15.3f} {total_ours:>10.3f} {total_base / total_ours:>6.1f}x")
-    return 0 if all(row[5] for row in rows) else 1
+        total_first += first_seconds
+    print(f"{'prediction set':<44} {'n':>5} {'official loop s':>15} {'progexec 1st s':>14} {'best s':>7} "
+          f"{'ratio 1st':>9} {'ratio best':>10} {'sympy':>5} {'same':>5}  exe / prog accuracy")
+    for name, n, base, first, ours, calls, same, exe, prog in rows:
+        print(f"{name:<44} {n:>5} {base:>15.3f} {first:>14.3f} {ours:>7.3f} {base / first:>8.1f}x {base / ours:>9.1f}x "
+              f"{calls:>5} {str(same):>5}  {exe!r} / {prog!r}")
+    print(f"{'total':<44} {'':>5} {total_base:>15.3f} {total_first:>14.3f} {total_ours:>7.3f} "
+          f"{total_base / total_first:>8.1f}x {total_base / total_ours:>9.1f}x")
+    return 0 if all(row[6] for row in rows) else 1
 
 
 if __name__ == "__main__":
