@@ -58,6 +58,14 @@ for i, line in enumerate(sys.stdin):
     h, n = line.split()
     print(round(float.fromhex(h), int(n)).hex(), flush=True)
 """
+NEVER_FLUSHES = """
+import os, sys
+out = open(sys.stdout.fileno(), "w", buffering=1 << 20, closefd=False)  # like C's printf into a pipe
+for line in sys.stdin:
+    h, n = line.split()
+    out.write(round(float.fromhex(h), int(n)).hex() + "\\n")
+out.flush()
+"""
 FLOODS_WITHOUT_READING = """
 import sys, time
 sys.stdout.write("0x1p+0\\n" * 300000)
@@ -133,6 +141,13 @@ def test_search_mode_shrinks(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cmd_correct_program_passes(program: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, report = run_json(capsys, "--cmd", script(tmp_path, "p", program), "--cases", CASES, "--chunk", "700")
     assert code == 0 and report["divergent"] == 0 and report["protocol"] == []
+
+
+def test_cmd_program_that_never_flushes_runs_in_batch_mode(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = run_json(capsys, "--cmd", script(tmp_path, "nf", NEVER_FLUSHES), "--cases", CASES)
+    assert code == 0 and report["divergent"] == 0
+    assert any("batch mode" in note for note in report["protocol"])  # type: ignore[union-attr]
 
 
 def test_cmd_naive_program_is_caught(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
