@@ -15,7 +15,7 @@ from ..grammar.nodes import Arg, Input, Program, Ref, Row, Step
 from .arithmetic import Arithmetic, Refusal
 from .ops import FINQA_OPS, OpSpec, OpTable
 from .status import Status
-from .table import Table, clean_cell, row_index
+from .table import Table, clean_cell, first_empty_row, row_index
 
 V = TypeVar("V")
 
@@ -108,14 +108,25 @@ def _number(arith: Arithmetic[V], arg: Arg, results: list[Any], step: int, posit
         raise _Stop(refusal.status, refusal.message, step, position) from None
 
 
-def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int) -> list[V]:
-    """The numeric cells of the row a table op names."""
+def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int,
+         cache: dict[str, Any]) -> list[V]:
+    """The numeric cells of the row a table op names.
+
+    ``cache`` holds the row index for this run, built once: a long program of table ops over a
+    large table then costs one pass over the table, not one per step (bounded work).
+    """
     if not isinstance(arg, Row):
         raise _Stop(Status.BAD_ARG_KIND,
                     f"a table op needs a row name, not {arg}", step, 1)
     if table is None:
         raise _Stop(Status.MISSING_ROW, "a table op needs a table and the item has none", step, 1)
-    rows = row_index(table)
+    if "rows" not in cache:
+        cache["empty"] = first_empty_row(table)
+        cache["rows"] = row_index(table)
+    if cache["empty"] is not None:
+        raise _Stop(Status.EMPTY_ROW, f"table row {cache['empty']} is empty (no name, no cells): the official "
+                    "evaluator cannot read a table with an empty row", step, 1)
+    rows = cache["rows"]
     if arg.name not in rows:
         raise _Stop(Status.MISSING_ROW, f"no table row is named {arg.name!r}", step, 1)
     cells = rows[arg.name]
@@ -143,12 +154,12 @@ def _reject_op(spec: OpSpec | None, step: Step, index: int) -> NoReturn:
 
 
 def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Any], table: Table | None,
-           ops: OpTable, inputs: Sequence[str]) -> Any:
+           ops: OpTable, inputs: Sequence[str], cache: dict[str, Any]) -> Any:
     spec = ops.get(step.op)
     if spec is None or spec.unsupported is not None or len(step.args) != spec.arity:
         _reject_op(spec, step, index)
     if spec.row_op:
-        operands: list[Any] = [_row(arith, step.args[0], table, index)]
+        operands: list[Any] = [_row(arith, step.args[0], table, index, cache)]
     else:
         operands = []
         position = 0
@@ -189,9 +200,10 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
         return Outcome(Status.LIMIT_EXCEEDED,
                        message=f"the program has {len(program.steps)} steps, over the limit of {max_steps}")
     results: list[Any] = []
+    cache: dict[str, Any] = {}
     try:
         for index, step in enumerate(program.steps):
-            results.append(_apply(arithmetic, step, index, results, table, ops, inputs))
+            results.append(_apply(arithmetic, step, index, results, table, ops, inputs, cache))
     except _Stop as stop:
         return Outcome(stop.status, results=tuple(results), step=stop.step, arg=stop.arg, message=stop.message)
     final = results[-1]

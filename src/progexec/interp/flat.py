@@ -16,7 +16,7 @@ from enum import IntEnum
 from ..grammar.nodes import Num, Program, Ref, Row
 from .arithmetic import Float64, Refusal
 from .status import Status
-from .table import Table, clean_cell, row_index
+from .table import Table, clean_cell, first_empty_row, row_index
 
 
 class Op(IntEnum):
@@ -200,6 +200,8 @@ def compile_program(program: Program, table: Table | None = None, arithmetic: Fl
                 elif isinstance(arg, Row):
                     if table is None:
                         raise CompileError(Status.MISSING_ROW, step_index, "the item has no table")
+                    if first_empty_row(table) is not None:
+                        raise CompileError(Status.EMPTY_ROW, step_index, "the table has an empty row")
                     if arg.name not in rows:
                         raise CompileError(Status.MISSING_ROW, step_index, f"no row named {arg.name!r}")
                     offset = len(flat.table_values)

@@ -35,6 +35,15 @@ def row_index(table: Table) -> dict[str, Sequence[str]]:
     return {row[0]: row[1:] for row in table if len(row) > 0}
 
 
+def first_empty_row(table: Table) -> int | None:
+    """The index of the first row with no cells at all, or None.
+
+    The official evaluator keys rows by ``row[0]`` for every table op, so a single empty
+    row anywhere in the table makes every table op fail (IndexError): the program is invalid.
+    """
+    return next((index for index, row in enumerate(table) if len(row) == 0), None)
+
+
 def clean_cell(cell: str) -> str:
     """The official cell clean-up: drop ``$``, strip, keep the text before the first ``(``, strip."""
     return cell.replace("$", "").strip().split("(")[0].strip()
