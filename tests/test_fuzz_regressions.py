@@ -58,3 +58,25 @@ def test_bare_literal_keeps_the_spaces_the_official_evaluator_sees() -> None:
     assert spaced.official.valid and spaced.official.value == 206588.0
     assert spaced.outcome.value == 206588.0
     assert evaluate(parse_program("const_m1"), Float64("const_")).value == -1.0
+
+
+def test_exact_oracle_switches_to_intervals_when_fractions_grow() -> None:
+    # Found probing slow paths: 3,000 multiplications by 1.0001 made the exact oracle build
+    # 40,000-digit fractions (seconds per program). Past the size/work budget it now uses intervals,
+    # which still decide the 5-place answer; the result is flagged as too large, not irrational.
+    from fractions import Fraction
+
+    from progexec.oracle.exact import MAX_EXACT_BITS
+    from progexec.oracle.reference import exact_answer
+
+    steps = ["multiply(1.0001, 1.0001)"] + [f"multiply(#{i}, 1.0001)" for i in range(2999)]
+    answer = exact_answer(parse_program(", ".join(steps)), None, "decimal")
+    assert answer.status is Status.OK and answer.decided and answer.too_large
+    exact = Fraction(10001, 10000) ** 3001  # the value itself, computed once here to check the enclosure
+    assert answer.low is not None and answer.high is not None and answer.low <= exact <= answer.high
+    assert answer.rounded == round(exact, 5)
+    assert max(exact.numerator.bit_length(), exact.denominator.bit_length()) > MAX_EXACT_BITS
+    irrational = exact_answer(parse_program("exp(2, 0.5)"), None, "decimal")
+    assert irrational.precision_bits is not None and not irrational.too_large
+    small = exact_answer(parse_program("multiply(1.0001, 1.0001)"), None, "decimal")
+    assert small.value == Fraction(10001, 10000) ** 2 and small.precision_bits is None

@@ -207,7 +207,8 @@ def analyze(item_id: str, program: Program, table: Table | None, gold: float | s
     for reading in (decimal, exact_float):
         if not reading.decided:
             findings.append(Finding(FindingKind.UNDECIDED, _details(reading=reading.reading, message=reading.message)))
-    if decimal.precision_bits is not None and decimal.decided and decimal.status is Status.OK:
+    if decimal.precision_bits is not None and decimal.decided and decimal.status is Status.OK \
+            and not decimal.too_large:
         findings.append(Finding(FindingKind.IRRATIONAL_RESULT, _details(bits=decimal.precision_bits)))
     difference = _float_vs_decimal(official, decimal, exact_float)
     if difference is not None:

@@ -24,6 +24,12 @@ from ..interp.status import Status
 MAX_EXACT_BITS = 20_000
 """Largest numerator/denominator (in bits) a power may produce exactly; beyond it, approximate."""
 
+MAX_EXACT_WORK = 2 * 10**9
+"""Budget for one exact run, in bits squared summed over every result (Fraction arithmetic costs about
+the square of the operand size: a gcd per operation). Long chains of long decimals (``multiply`` of
+40-digit literals, thousands of steps) would otherwise grow numerators without bound; past the
+budget, or past MAX_EXACT_BITS for any one value, the oracle switches to interval arithmetic."""
+
 MAX_ROOT_DEGREE = 64
 """Largest root degree tried when looking for an exact rational power (``exp(4, 0.5)`` is 2)."""
 
@@ -106,6 +112,20 @@ class Exact:
         self.const_marker = const_marker
         self.name = f"exact-{reading}"
         self.approximation_needed = False
+        self.too_large = False  # approximated because a rational value grew too large, not because irrational
+        self.work = 0
+
+    def _sized(self, value: Fraction) -> Fraction:
+        """Charge ``value`` to the work budget; switch to intervals when it or the budget is too large."""
+        bits = max(value.numerator.bit_length(), value.denominator.bit_length())
+        self.work += bits * bits
+        if bits > MAX_EXACT_BITS:
+            self.too_large = True
+            return self._approximate(f"an exact intermediate of {bits} bits is over the limit of {MAX_EXACT_BITS}")
+        if self.work > MAX_EXACT_WORK:
+            self.too_large = True
+            return self._approximate(f"the exact computation is over its work budget ({MAX_EXACT_WORK} bits squared)")
+        return value
 
     def literal(self, text: str) -> Fraction:
         value = official_str_to_num(text, self.const_marker)
@@ -123,24 +143,25 @@ class Exact:
         return exact
 
     def add(self, a: Fraction, b: Fraction) -> Fraction:
-        return a + b
+        return self._sized(a + b)
 
     def subtract(self, a: Fraction, b: Fraction) -> Fraction:
-        return a - b
+        return self._sized(a - b)
 
     def multiply(self, a: Fraction, b: Fraction) -> Fraction:
-        return a * b
+        return self._sized(a * b)
 
     def divide(self, a: Fraction, b: Fraction) -> Fraction:
         if b == 0:
             raise Refusal(Status.DIVIDE_BY_ZERO, "division by zero")
-        return a / b
+        return self._sized(a / b)
 
     def power(self, a: Fraction, b: Fraction) -> Fraction:
         if a == 0 and b < 0:
             raise Refusal(Status.DIVIDE_BY_ZERO, "zero raised to a negative power")
         if b.denominator == 1:
             if _too_big(a, int(b)):
+                self.too_large = True
                 return self._approximate(f"an exact {a} ** {b} would be too large")
             return a ** int(b)
         if a < 0:
@@ -151,6 +172,7 @@ class Exact:
             if top is not None and bottom is not None:
                 root = Fraction(top, bottom)
                 if _too_big(root, b.numerator):
+                    self.too_large = True
                     return self._approximate(f"an exact {a} ** {b} would be too large")
                 return root ** b.numerator
         return self._approximate(f"{a} ** {b} is not rational")
@@ -163,7 +185,7 @@ class Exact:
         return a > b
 
     def row_sum(self, row: Sequence[Fraction]) -> Fraction:
-        return sum(row, Fraction(0))
+        return self._sized(sum(row, Fraction(0)))
 
     def row_max(self, row: Sequence[Fraction]) -> Fraction:
         return max(row)
@@ -172,7 +194,7 @@ class Exact:
         return min(row)
 
     def row_average(self, row: Sequence[Fraction]) -> Fraction:
-        return sum(row, Fraction(0)) / len(row)
+        return self._sized(sum(row, Fraction(0)) / len(row))
 
     def finish(self, value: Fraction) -> Fraction:
         """No rounding: the oracle's value is the exact real."""

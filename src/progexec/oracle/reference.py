@@ -37,6 +37,9 @@ class ExactAnswer:
     decided: bool = True
     precision_bits: int | None = None
     message: str = ""
+    too_large: bool = False
+    """Intervals were used because an exact rational grew past the size or work limits
+    (``oracle/exact.py``), not because the result is irrational."""
 
     @property
     def rational(self) -> bool:
@@ -88,7 +91,8 @@ def exact_answer(program: Program, table: Table | None = None, reading: str = "d
             return ExactAnswer(reading, Status.OVERFLOW, low=low if low.denominator < 2**64 else None,
                                precision_bits=bits, message="the exact value is beyond the float64 range")
         if _round(low, ndigits) == _round(high, ndigits):
-            return ExactAnswer(reading, Status.OK, None, low, high, _round(low, ndigits), precision_bits=bits)
+            return ExactAnswer(reading, Status.OK, None, low, high, _round(low, ndigits), precision_bits=bits,
+                               too_large=arithmetic.too_large)
         message = f"the enclosure at {bits} bits straddles a rounding boundary"
     return ExactAnswer(reading, Status.OK, decided=False, precision_bits=PRECISIONS[-1],
                        message=f"undecided within {PRECISIONS[-1]} bits: {message}")
