@@ -40,6 +40,13 @@ def decimal_round(x: float, n: int, rounding: str = ROUND_HALF_EVEN) -> float:
         return float(Decimal(x).quantize(Decimal(1).scaleb(-n), rounding=rounding))
 
 
+def decimal_default_context(x: float, n: int) -> float:
+    """``Decimal.quantize`` at the default 28 digits, guarded where every double is an integer."""
+    if not math.isfinite(x) or abs(x) >= 2.0 ** 52:
+        return x
+    return float(Decimal(x).quantize(Decimal(1).scaleb(-n), rounding=ROUND_HALF_EVEN))
+
+
 def ties_away(x: float, n: int) -> float:
     return decimal_round(x, n, ROUND_HALF_UP)  # ROUND_HALF_UP in decimal is half away from zero
 
@@ -116,8 +123,8 @@ def test_classify_single_cases() -> None:
 
 # Correct rounders pass, with no false positive ----------------------------------------------
 
-@pytest.mark.parametrize("rounder", [round, fstring_round, decimal_round, round_exact],
-                         ids=["cpython_round", "fstring", "decimal_quantize", "exact"])
+@pytest.mark.parametrize("rounder", [round, fstring_round, decimal_round, decimal_default_context, round_exact],
+                         ids=["cpython_round", "fstring", "decimal_quantize", "decimal_28_digits", "exact"])
 def test_correct_rounders_pass(rounder: object) -> None:
     report = assert_rounder_matches(rounder)  # type: ignore[arg-type]
     assert report.cases == 100_000 and report.divergent == 0

@@ -223,9 +223,23 @@ def _random_range(rng: random.Random, n: int) -> float:
     return _signed(rng, 10.0 ** rng.uniform(-8.0, 17.0))
 
 
+_OTHER_LIMIT = 1e27
+"""``other_ndigits`` keeps |x| * 10**n below this: every correct rounder must handle the cases, and a
+``Decimal.quantize`` at the default 28 digits that returns ``x`` for |x| >= 2**52 still can; the
+huge magnitudes are covered at the primary ndigits by ``large``, ``extreme`` and ``random_bits``."""
+
+
+def _within_other_limit(x: float, n: int) -> bool:
+    return abs(x) >= 2.0 ** 52 or abs(x) * 10.0 ** n < _OTHER_LIMIT
+
+
 def _other(rng: random.Random, n: int) -> float:
     draw = rng.choice((_decimal_tie, _decimal_tie, _binary_tie, _large, _decimal_exact, _random_range, _zero_tiny))
-    return draw(rng, n)
+    for _ in range(8):
+        x = draw(rng, n)
+        if _within_other_limit(x, n):
+            return x
+    return _decimal(rng, n, True, 1e-6, _OTHER_LIMIT / 10.0 ** n)
 
 
 def _decimal_tie(rng: random.Random, n: int) -> float:
@@ -281,7 +295,8 @@ def _allocate(count: int, weights: dict[Family, int]) -> list[tuple[Family, int]
 def fixed_cases(plan: DigitsPlan, nonfinite: bool = False) -> list[tuple[float, int, Family]]:
     """The seed's cases (at their own ndigits when the plan has them) and the special values."""
     cases = [(x, n if n in plan.all else plan.primary[0], Family.SEED) for x, n in SEED_CASES]
-    cases += [(x, n, family) for n in plan.all for x, family in SPECIAL_VALUES]
+    cases += [(x, n, family) for n in plan.all for x, family in SPECIAL_VALUES
+              if n in plan.primary or _within_other_limit(x, n)]
     if nonfinite:
         cases += [(x, n, Family.NONFINITE) for n in plan.all for x in NONFINITE_VALUES]
     return cases
