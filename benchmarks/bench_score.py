@@ -140,12 +140,12 @@ def main(argv: list[str] | None = None) -> int:
         total_base += base_seconds
         total_ours += our_seconds
         total_first += first_seconds
-    print(f"{'prediction set':<44} {'n':>5} {'official loop s':>15} {'progexec 1st s':>14} {'best s':>7} "
+    print(f"{'prediction set':<48} {'n':>5} {'official loop s':>15} {'progexec 1st s':>14} {'best s':>7} "
           f"{'ratio 1st':>9} {'ratio best':>10} {'sympy':>5} {'same':>5}  exe / prog accuracy")
     for name, n, base, first, ours, calls, same, exe, prog in rows:
-        print(f"{name:<44} {n:>5} {base:>15.3f} {first:>14.3f} {ours:>7.3f} {base / first:>8.1f}x {base / ours:>9.1f}x "
+        print(f"{name:<48} {n:>5} {base:>15.3f} {first:>14.3f} {ours:>7.3f} {base / first:>8.1f}x {base / ours:>9.1f}x "
               f"{calls:>5} {str(same):>5}  {exe!r} / {prog!r}")
-    print(f"{'total':<44} {'':>5} {total_base:>15.3f} {total_first:>14.3f} {total_ours:>7.3f} "
+    print(f"{'total':<48} {'':>5} {total_base:>15.3f} {total_first:>14.3f} {total_ours:>7.3f} "
           f"{total_base / total_first:>8.1f}x {total_base / total_ours:>9.1f}x")
     return 0 if all(row[6] for row in rows) else 1
 
