@@ -112,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
     progress = Progress(args.cases, "check-rounder", args.progress)
     try:
         report = run_check(answer, name, args.cases, args.seed, plan, limit=args.examples,
-                           progress=lambda done, total: progress.update(done), nonfinite=args.nonfinite)
+                           progress=lambda done, total: progress.update(done), nonfinite=args.nonfinite,
+                           step=50_000 if external is None else 10_000)
         progress.close()
         if args.search:
             report.search = _search(answer, plan, args)
