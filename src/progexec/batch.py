@@ -11,6 +11,7 @@ from .interp.evaluate import Outcome
 from .interp.official import INVALID
 from .interp.run import Execution, execute_text, execute_tokens
 from .interp.status import Status
+from .limits import ItemTimeLimitExceeded, run_with_time_limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +39,27 @@ def execute_item(item: Item) -> Execution:
     return execute_tokens(item.program, item.table, item.dialect)
 
 
+def execute_item_limited(item: Item) -> Execution:
+    """:func:`execute_item` under the per-item wall-clock limit (``progexec.limits``).
+
+    An item that runs out of time, out of stack or out of memory still gets its result line:
+    LIMIT_EXCEEDED, no value, and (since the official answer was not computed) official invalid.
+    """
+    try:
+        return run_with_time_limit(lambda: execute_item(item))
+    except ItemTimeLimitExceeded as error:
+        message = str(error)
+    except RecursionError:
+        message = "the item is nested too deeply to execute"
+    except MemoryError:
+        message = "the item needs more memory than is available"
+    return Execution(None, Outcome(Status.LIMIT_EXCEEDED, message=message), INVALID)
+
+
 def run_items(items: Iterable[Item]) -> Iterator[ItemResult]:
-    """Execute items lazily, in order."""
+    """Execute items lazily, in order, each under the per-item limits."""
     for item in items:
-        yield ItemResult(item, execute_item(item))
+        yield ItemResult(item, execute_item_limited(item))
 
 
 def result_record(result: ItemResult) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..batch import result_record, run_items
 from ..corpus import convfinqa_items, finqa_items
 from ..inputs import InputError, Item, load_items
+from ..limits import LimitError, apply_limit_options, limit_help
 from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, dumps, open_output
 
 NAME = "exec"
@@ -22,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="embedded corpus to run when no INPUT is given (default finqa)")
     parser.add_argument("--out", metavar="FILE", help="write JSON Lines here instead of standard output")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
+    parser.add_argument("--limit", action="append", metavar="NAME=VALUE", help=limit_help())
 
 
 def load_batch(path: str | None, corpus: str) -> list[Item]:
@@ -40,6 +42,10 @@ def load_batch(path: str | None, corpus: str) -> list[Item]:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        apply_limit_options(args.limit)
+    except LimitError as error:
+        raise UsageError(str(error)) from None
     if args.input is not None:  # a MathQA file goes to the MathQA executor (progexec.mathqa)
         from ..mathqa.batch import exec_mathqa, sniff_mathqa
 

@@ -11,6 +11,7 @@ from ..corpus import finqa_items
 from ..inputs import InputError, Item, load_items
 from ..report import build_report
 from ..report import html_report, json_report, markdown
+from ..limits import LimitError, apply_limit_options, limit_help
 from .common import EXIT_OK, Progress, UsageError
 
 NAME = "report"
@@ -23,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", default="reports",
                         help="directory for report.json, report.md, report.html (default: reports/)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument("--limit", action="append", metavar="NAME=VALUE", help=limit_help())
 
 
 def _load(paths: list[str]) -> tuple[list[Item], str]:
@@ -38,6 +40,10 @@ def _load(paths: list[str]) -> tuple[list[Item], str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        apply_limit_options(args.limit)
+    except LimitError as error:
+        raise UsageError(str(error)) from None
     items, source = _load(args.inputs)
     progress = Progress(len(items), "report")
     report = build_report(items, source, progress.update)

@@ -180,7 +180,7 @@ def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Any], tab
 
 
 def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = None,
-             max_steps: int = MAX_STEPS, ops: OpTable = FINQA_OPS, inputs: Sequence[str] = ()) -> Outcome[V]:
+             max_steps: int | None = None, ops: OpTable = FINQA_OPS, inputs: Sequence[str] = ()) -> Outcome[V]:
     """Run ``program`` under ``arithmetic``; never raises for a bad program or table.
 
     ``ops`` selects the DSL (FinQA by default); ``inputs`` binds MathQA's ``nK`` to number texts.
@@ -196,6 +196,8 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
         return Outcome(Status.OK, arithmetic.finish(raw), raw, (raw,))
     if not program.steps:
         return Outcome(Status.NO_STEPS, message="the program has no steps")
+    if max_steps is None:
+        max_steps = MAX_STEPS  # read at call time, so progexec.limits can change it
     if len(program.steps) > max_steps:
         return Outcome(Status.LIMIT_EXCEEDED,
                        message=f"the program has {len(program.steps)} steps, over the limit of {max_steps}")

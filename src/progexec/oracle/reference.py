@@ -15,7 +15,8 @@ from ..interp.evaluate import evaluate
 from ..interp.status import Status
 from ..interp.table import Table
 from .exact import Exact
-from .interval import PRECISIONS, Interval, endpoints, precision
+from . import interval as _interval
+from .interval import Interval, endpoints, precision
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,8 @@ def exact_answer(program: Program, table: Table | None = None, reading: str = "d
     if not arithmetic.approximation_needed:
         return ExactAnswer(reading, outcome.status, message=outcome.message)
     message = outcome.message
-    for bits in PRECISIONS:
+    precisions = _interval.PRECISIONS  # read at call time, so progexec.limits can change it
+    for bits in precisions:
         interval = Interval(reading, const_marker)
         with precision(bits):
             approximate = evaluate(program, interval, table)
@@ -94,5 +96,5 @@ def exact_answer(program: Program, table: Table | None = None, reading: str = "d
             return ExactAnswer(reading, Status.OK, None, low, high, _round(low, ndigits), precision_bits=bits,
                                too_large=arithmetic.too_large)
         message = f"the enclosure at {bits} bits straddles a rounding boundary"
-    return ExactAnswer(reading, Status.OK, decided=False, precision_bits=PRECISIONS[-1],
-                       message=f"undecided within {PRECISIONS[-1]} bits: {message}")
+    return ExactAnswer(reading, Status.OK, decided=False, precision_bits=precisions[-1],
+                       message=f"undecided within {precisions[-1]} bits: {message}")

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ..grammar.parse import ProgramSyntaxError, parse_program, parse_token_list
 from ..inputs import Item
 from ..interp.status import Status
+from ..limits import ItemTimeLimitExceeded, run_with_time_limit
 from ..oracle.classify import ALL_VARIANTS, Analysis, FindingKind, analyze
 
 FORMAT_VERSION = 1
@@ -75,12 +76,25 @@ def analyze_item(item: Item) -> Analysis:
                         message="the program is nested too deeply to analyse")
 
 
+def analyze_item_limited(item: Item) -> Analysis:
+    """:func:`analyze_item` under the per-item wall-clock limit; an item over it (or out of memory)
+    is kept, as a LIMIT_EXCEEDED analysis."""
+    try:
+        return run_with_time_limit(lambda: analyze_item(item))
+    except ItemTimeLimitExceeded as error:
+        message = str(error)
+    except MemoryError:
+        message = "the item needs more memory than is available"
+    text = item.program if isinstance(item.program, str) else " ".join(item.program or [])
+    return Analysis(item.id, text, Status.LIMIT_EXCEEDED, None, None, item.gold, item.has_gold, message=message)
+
+
 def build_report(items: Iterable[Item], source: str,
                  progress: Callable[[int], None] | None = None) -> Report:
     """Analyse every item, in order."""
     report = Report(source)
     for done, item in enumerate(items, start=1):
-        report.analyses.append(analyze_item(item))
+        report.analyses.append(analyze_item_limited(item))
         if progress is not None:
             progress(done)
     return report
