@@ -44,9 +44,10 @@ def read_text(path: Path) -> str:
     """The file's text, gunzipped when it ends in ``.gz``."""
     try:
         if path.suffix == ".gz":
-            with gzip.open(path, "rt", encoding="utf-8") as handle:
+            with gzip.open(path, "rt", encoding="utf-8", errors="surrogateescape") as handle:
                 return handle.read()
-        return path.read_text(encoding="utf-8")
+        # bytes that are not UTF-8 become lone surrogates: only the items holding them are refused
+        return path.read_text(encoding="utf-8", errors="surrogateescape")
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError, EOFError) as error:
@@ -89,11 +90,30 @@ def _make(item_id: str, program: Any, table: Any, gold: Any, dialect: str, sourc
     return Item(item_id, text, rows, value, has_gold, dialect, program_error or table_error, source)
 
 
+def _not_unicode(value: Any) -> bool:
+    """True when ``value`` holds a string that is not valid Unicode text (a lone UTF-16 surrogate such
+    as JSON's ``"\\ud800"``): it could not be written to any UTF-8 output, so the item is refused whole."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return False
+
+
+_SURROGATE_ERROR = ("the item holds text that is not valid Unicode (a lone surrogate such as \\ud800, "
+                    "or bytes that are not UTF-8)")
+
+
 def _finqa(data: list[Any], split: str) -> Iterator[Item]:
     for index, item in enumerate(data):
         fallback = f"{split}-{index}"
         if not isinstance(item, dict):
             yield Item(fallback, None, error=f"item {index} is not an object")
+            continue
+        if _not_unicode(item):
+            yield Item(fallback, None, error=_SURROGATE_ERROR, source=f"item {index}")
             continue
         raw_qa = item.get("qa")
         qa: dict[str, Any] = raw_qa if isinstance(raw_qa, dict) else {}
@@ -103,6 +123,9 @@ def _finqa(data: list[Any], split: str) -> Iterator[Item]:
 
 def _conversations(data: list[Any], split: str) -> Iterator[Item]:
     for index, item in enumerate(data):
+        if isinstance(item, dict) and _not_unicode(item):
+            yield Item(f"{split}-{index}", None, error=_SURROGATE_ERROR, source=f"item {index}")
+            continue
         base = str(item.get("id") or f"{split}-{index}") if isinstance(item, dict) else f"{split}-{index}"
         annotation = item.get("annotation") if isinstance(item, dict) else None
         if not isinstance(annotation, dict):
@@ -111,6 +134,11 @@ def _conversations(data: list[Any], split: str) -> Iterator[Item]:
         if "turn_program" in annotation:
             programs = annotation.get("turn_program") or []
             answers = annotation.get("exe_ans_list") or []
+            if not isinstance(programs, list):
+                yield Item(base, None, error=f"item {index}: turn_program must be a list, not {type(programs).__name__}")
+                continue
+            if not isinstance(answers, list):
+                answers = []  # unusable gold answers: the turns still run, without gold
             for turn, program in enumerate(programs):
                 gold = answers[turn] if turn < len(answers) else None
                 yield _make(f"{base}_{turn}", program, item.get("table"), gold, "convfinqa", f"item {index} turn {turn}")
@@ -120,7 +148,9 @@ def _conversations(data: list[Any], split: str) -> Iterator[Item]:
 
 
 def _jsonl(text: str, stem: str) -> Iterator[Item]:
-    for number, line in enumerate(text.splitlines(), start=1):
+    # split on "\n" only: str.splitlines() also splits on U+2028, U+0085, ... which JSON strings may hold raw
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         fallback = f"line-{number}"
@@ -134,6 +164,9 @@ def _jsonl(text: str, stem: str) -> Iterator[Item]:
             continue
         if not isinstance(record, dict):
             yield Item(fallback, None, error=f"line {number} is not a JSON object", source=f"line {number}")
+            continue
+        if _not_unicode(record):
+            yield Item(fallback, None, error=_SURROGATE_ERROR, source=f"line {number}")
             continue
         raw_id = record.get("id")
         item_id = str(raw_id) if raw_id is not None and not isinstance(raw_id, (dict, list)) else fallback
