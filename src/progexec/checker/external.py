@@ -74,8 +74,13 @@ class ExternalRounder:
     def start(self) -> None:
         """Start the program; ``OSError`` if it cannot be started (a usage error for the CLI)."""
         self._stderr = tempfile.TemporaryFile()
-        self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=self._stderr, cwd=self.cwd, bufsize=0)
+        try:
+            self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=self._stderr, cwd=self.cwd, bufsize=0)
+        except BaseException:
+            self._stderr.close()
+            self._stderr = None
+            raise
         assert self._proc.stdin is not None and self._proc.stdout is not None
         os.set_blocking(self._proc.stdin.fileno(), False)
         os.set_blocking(self._proc.stdout.fileno(), False)
