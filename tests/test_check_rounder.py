@@ -101,8 +101,9 @@ def test_digits_plan_parse() -> None:
     assert DigitsPlan.parse("2").all == (2,)
     assert DigitsPlan.parse("0-3,7").all == (0, 1, 2, 3, 7)
     assert DigitsPlan.parse(None).all == tuple(range(16))
-    with pytest.raises(ValueError):
-        DigitsPlan.parse("x")
+    for bad in ("x", "-2", "23", ""):
+        with pytest.raises(ValueError):
+            DigitsPlan.parse(bad)
 
 
 # Classification of single cases (expected classes reasoned from the exact values) -------------
