@@ -146,13 +146,14 @@ class _Hung(BaseException):
 
 
 def python_answerer(func: Callable[[float, int], object], timeout: float | None = None,
-                    chunk: int = 1000, max_hangs: int = 3) -> Answerer:
+                    max_hangs: int = 3) -> Answerer:
     """An answerer calling ``func(x, ndigits)``; an exception becomes a Failure, never escapes.
 
-    With ``timeout`` (seconds per ``chunk`` cases, like ``--cmd``), a rounder that does not return
-    is interrupted by ``SIGALRM`` and that case becomes a ``no_answer`` Failure; after ``max_hangs``
-    such cases the rest are not run (``no_answer`` too), as ``--cmd`` gives up on a program. The
-    timer only works in the main thread of a POSIX interpreter and is skipped elsewhere.
+    With ``timeout``, a rounder that makes no progress (no case returns) for ``timeout`` seconds
+    is interrupted by a periodic ``SIGALRM`` and that case becomes a ``no_answer`` Failure; after
+    ``max_hangs`` such cases the rest are not run (``no_answer`` too), as ``--cmd`` gives up on a
+    program. A slow rounder that keeps returning is never interrupted. The timer only works in the
+    main thread of a POSIX interpreter and is skipped elsewhere.
     """
 
     def answer_plain(xs: Sequence[float], ns: Sequence[int]) -> list[object]:
@@ -167,34 +168,39 @@ def python_answerer(func: Callable[[float, int], object], timeout: float | None 
 
     if not timeout or not _alarm_available():
         return answer_plain
+    interval = timeout
+    # [cases returned, cases returned at the last tick, inside func?]
+    state: list[int] = [0, -1, 0]
+    hangs = [0]
 
     def on_alarm(signum: int, frame: object) -> None:
-        raise _Hung()
-
-    hangs = [0]
+        if state[2] and state[0] == state[1]:
+            state[1] = -1
+            raise _Hung()
+        state[1] = state[0]
 
     def answer_timed(xs: Sequence[float], ns: Sequence[int]) -> list[object]:
         out: list[object] = []
-        if hangs[0] >= max_hangs:
-            return [Failure(Divergence.NO_ANSWER, "not run: the rounder hung too often")] * len(xs)
         previous = signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, interval, interval)
         try:
-            for start in range(0, len(xs), chunk):
-                signal.setitimer(signal.ITIMER_REAL, timeout)
-                for x, n in zip(xs[start:start + chunk], ns[start:start + chunk]):
-                    try:
-                        out.append(func(x, n))
-                    except _Hung:
-                        out.append(Failure(Divergence.NO_ANSWER, f"did not return within {timeout:g}s"))
-                        hangs[0] += 1
-                        if hangs[0] >= max_hangs:
-                            break
-                        signal.setitimer(signal.ITIMER_REAL, timeout)
-                    except Exception as error:
-                        out.append(Failure(Divergence.EXCEPTION, f"{type(error).__name__}: {error}"[:200]))
-                signal.setitimer(signal.ITIMER_REAL, 0)
+            for x, n in zip(xs, ns):
                 if hangs[0] >= max_hangs:
                     break
+                value: object
+                try:
+                    state[2] = 1
+                    value = func(x, n)
+                    state[2] = 0
+                except _Hung:
+                    state[2] = 0
+                    hangs[0] += 1
+                    value = Failure(Divergence.NO_ANSWER, f"no case returned for {interval:g}s")
+                except Exception as error:
+                    state[2] = 0
+                    value = Failure(Divergence.EXCEPTION, f"{type(error).__name__}: {error}"[:200])
+                state[0] += 1
+                out.append(value)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)

@@ -50,8 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--examples", type=int, default=20, metavar="N",
                         help="counterexamples to keep (default 20, plus the first of every class and family)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help=f"seconds to wait for one chunk of answers (default {DEFAULT_TIMEOUT:g}); "
-                             "a --python rounder that hangs is interrupted (main thread, POSIX)")
+                        help=f"seconds without progress before the rounder counts as hung (default {DEFAULT_TIMEOUT:g}); "
+                             "a hung --python rounder is interrupted (main thread, POSIX), a --cmd program killed")
     parser.add_argument("--chunk", type=int, default=DEFAULT_CHUNK, metavar="N",
                         help=f"cases per chunk (default {DEFAULT_CHUNK})")
     progress = parser.add_mutually_exclusive_group()
@@ -84,7 +84,7 @@ def load_function(spec: str) -> Callable[[float, int], Any]:
 
 def _answerer(args: argparse.Namespace) -> tuple[Answerer, str, ExternalRounder | None]:
     if args.python:
-        return python_answerer(load_function(args.python), args.timeout, args.chunk), args.python, None
+        return python_answerer(load_function(args.python), args.timeout), args.python, None
     try:
         argv = shlex.split(args.cmd)
     except ValueError as error:
