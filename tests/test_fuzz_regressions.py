@@ -80,3 +80,16 @@ def test_exact_oracle_switches_to_intervals_when_fractions_grow() -> None:
     assert irrational.precision_bits is not None and not irrational.too_large
     small = exact_answer(parse_program("multiply(1.0001, 1.0001)"), None, "decimal")
     assert small.value == Fraction(10001, 10000) ** 2 and small.precision_bits is None
+
+
+def test_official_model_reads_a_large_table_once_per_program() -> None:
+    # Found probing slow paths: the official model rebuilt the row dictionary for every table op,
+    # so a program the contract refuses (here: cut off mid-step) with thousands of table ops over a
+    # large table took minutes. The verdict is unchanged: the official evaluator answers invalid.
+    from progexec.interp.official import official_verdict
+
+    table = [[f"row{i}", "1", "2"] for i in range(20_000)]
+    tokens = ["table_sum(", "row1", "none", ")"] * 3000 + ["EOF"]
+    assert official_verdict(tokens, table).valid
+    assert official_verdict(tokens, table).value == 3.0
+    assert not official_verdict(tokens, [*table, []]).valid  # an empty row still breaks every table op

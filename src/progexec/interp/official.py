@@ -75,6 +75,7 @@ def _verdict(tokens: list[str], table: Table | None, dialect: str) -> OfficialVe
     results: dict[int, Any] = {}
     row: Any = None
     have_row = False
+    rows: dict[Any, Any] | None = None
     for index, raw_step in enumerate("|".join(body).split(")")[:-1]):
         step = raw_step.strip()
         if len(step.split("(")) > 2:
@@ -104,7 +105,8 @@ def _verdict(tokens: list[str], table: Table | None, dialect: str) -> OfficialVe
                 result = "yes" if a > b else "no"
             results[index] = result
         elif "table" in op:
-            rows = {line[0]: line[1:] for line in table}  # type: ignore[union-attr]
+            if rows is None:  # built once: the official rebuilds it per table op, from the same table
+                rows = {line[0]: line[1:] for line in table}  # type: ignore[union-attr]
             if "#" in arg1:
                 results[int(arg1.replace("#", ""))]  # looked up, then ignored: the stale-row quirk
                 if not have_row:
