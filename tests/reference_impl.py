@@ -130,7 +130,7 @@ def _run(tokens: list[str], table: Any, dialect: str, state: dict[str, bool]) ->
     if dialect == "convfinqa" and len(body) == 1:
         value = round(float(ref_number(body[0], dialect)), 5)
         finite = isinstance(value, float) and math.isfinite(value)
-        return RefResult(True, value, finite and len(body[0].strip()) <= CONTRACT_MAX_LITERAL, raw=value)
+        return RefResult(True, value, finite and len(body[0]) <= CONTRACT_MAX_LITERAL, raw=value)
     # structure: every 4th token (from 0) is an op (after stripping parentheses), every 4th from 3 is ")"
     for position, token in enumerate(body):
         if position % 4 == 0 and token.strip("(") not in OPS:
