@@ -180,8 +180,13 @@ def test_report_keeps_every_item(hostile_file: tuple[Path, list[bytes]], tmp_pat
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads((tmp_path / "report" / "report.json").read_text(encoding="utf-8"))
     summary = json.loads(result.stdout)
-    assert summary["programs"] == len(lines)
-    assert sum(report["summary"]["statuses"].values()) == len(lines) if "summary" in report else True
+    assert summary["programs"] == report["summary"]["programs"] == len(lines)
+    assert sum(report["summary"]["statuses"].values()) == len(lines)
+    refused = report["refused"]  # every refused item is listed, in input order, with its status and message
+    assert len(refused) == len(lines) - report["summary"]["statuses"].get("ok", 0)
+    expected = iter(expected_ids(lines))
+    assert all(entry["id"] in expected for entry in refused)  # a subsequence: order kept, nothing invented
+    assert all(1401 <= entry["code"] <= 1419 and entry["message"] for entry in refused)
 
 
 def test_time_limit_gives_limit_exceeded_and_drops_nothing(tmp_path: Path) -> None:
