@@ -17,10 +17,10 @@ from importlib import resources
 from typing import Union
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput
 
 from .nodes import Arg, Input, Num, Program, Ref, Step
-from .parse import MAX_PROGRAM_CHARS, ProgramSyntaxError
+from .parse import MAX_PROGRAM_CHARS, ProgramSyntaxError, syntax_error_from
 
 __all__ = ["parse_linear", "parse_annotated", "parse_mathqa", "ProgramSyntaxError"]
 
@@ -123,11 +123,6 @@ def parse_mathqa(text: str) -> Program:
     return parse_linear(text) if "|" in text else parse_annotated(text)
 
 
-def _end_position(text: str) -> tuple[int, int]:
-    lines = text.splitlines() or [""]
-    return len(lines), len(lines[-1]) + 1
-
-
 _NAMES = {
     "LPAR": "'('", "RPAR": "')'", "COMMA": "','", "VBAR": "'|'", "OP": "an op name",
     "REF": "a reference #k", "INPUT": "an input nK", "CONST": "a constant", "NUMBER": "a number",
@@ -136,22 +131,4 @@ _NAMES = {
 
 
 def _syntax_error(error: UnexpectedInput, text: str) -> ProgramSyntaxError:
-    line = getattr(error, "line", 1) or 1
-    column = getattr(error, "column", 1) or 1
-    if isinstance(error, UnexpectedCharacters):
-        position = error.pos_in_stream
-        message = f"unexpected character {text[position]!r}" if position is not None and position < len(text) \
-            else "unexpected character"
-    elif isinstance(error, UnexpectedEOF):
-        message = "unexpected end of program"
-        line, column = _end_position(text)
-    elif isinstance(error, UnexpectedToken):
-        expected = ", ".join(sorted(_NAMES.get(name, name) for name in error.expected))
-        if error.token.type == "$END":
-            message = f"unexpected end of program, expected {expected}"
-            line, column = _end_position(text)
-        else:
-            message = f"unexpected {str(error.token)!r}, expected {expected}"
-    else:  # pragma: no cover - lark has no other UnexpectedInput kinds
-        message = "malformed program"
-    return ProgramSyntaxError(message, text, line, column)
+    return syntax_error_from(error, text, _NAMES)

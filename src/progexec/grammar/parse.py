@@ -10,7 +10,7 @@ through the LALR parser, which reports errors with line, column and a caret.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 
@@ -167,7 +167,17 @@ def parse_token_list(tokens: Sequence[str]) -> Program:
         raise ProgramSyntaxError(error.message, shown, 1, column) from None
 
 
-def _syntax_error(error: UnexpectedInput, text: str) -> ProgramSyntaxError:
+def _end_position(text: str) -> tuple[int, int]:
+    lines = text.splitlines() or [""]
+    return len(lines), len(lines[-1]) + 1
+
+
+def syntax_error_from(error: UnexpectedInput, text: str, names: Mapping[str, str],
+                      op_note: Callable[[str], str] | None = None) -> ProgramSyntaxError:
+    """A Lark error as a ProgramSyntaxError: what was found, what was expected (by ``names``), where.
+
+    ``op_note`` may add a remark about an op token (FinQA names ops it does not know).
+    """
     line = getattr(error, "line", 1) or 1
     column = getattr(error, "column", 1) or 1
     if isinstance(error, UnexpectedCharacters):
@@ -176,22 +186,28 @@ def _syntax_error(error: UnexpectedInput, text: str) -> ProgramSyntaxError:
             else "unexpected character"
     elif isinstance(error, UnexpectedEOF):
         message = "unexpected end of program"
-        lines = text.splitlines() or [""]
-        line, column = len(lines), len(lines[-1]) + 1
+        line, column = _end_position(text)
     elif isinstance(error, UnexpectedToken):
         token = error.token
-        expected = ", ".join(sorted(_describe(name) for name in error.expected))
+        expected = ", ".join(sorted(names.get(name, name) for name in error.expected))
         if token.type == "$END":
             message = f"unexpected end of program, expected {expected}"
-            lines = text.splitlines() or [""]
-            line, column = len(lines), len(lines[-1]) + 1
+            line, column = _end_position(text)
         else:
             message = f"unexpected {str(token)!r}, expected {expected}"
-        if token.type == "OP" and not is_official_op(str(token)):
-            message += f" (note: {str(token)!r} is not a FinQA op)"
-    else:
+        if token.type == "OP" and op_note is not None:
+            message += op_note(str(token))
+    else:  # lark has no other UnexpectedInput kinds
         message = "malformed program"
     return ProgramSyntaxError(message, text, line, column)
+
+
+def _finqa_op_note(op: str) -> str:
+    return "" if is_official_op(op) else f" (note: {op!r} is not a FinQA op)"
+
+
+def _syntax_error(error: UnexpectedInput, text: str) -> ProgramSyntaxError:
+    return syntax_error_from(error, text, _TERMINAL_NAMES, _finqa_op_note)
 
 
 _TERMINAL_NAMES = {
@@ -199,6 +215,3 @@ _TERMINAL_NAMES = {
     "CONST": "a constant", "NUMBER": "a number", "TEXT": "an argument", "$END": "end of program",
 }
 
-
-def _describe(name: str) -> str:
-    return _TERMINAL_NAMES.get(name, name)
