@@ -54,12 +54,12 @@ def tables(draw: st.DrawFn) -> list[list[str]]:
 
 
 @st.composite
-def programs(draw: st.DrawFn, max_steps: int = 5) -> Program:
-    """A structurally valid program: arithmetic steps over literals and backward references."""
+def programs(draw: st.DrawFn, max_steps: int = 5, ops: tuple[str, ...] = (*ARITH_OPS, *TABLE_OPS)) -> Program:
+    """A structurally valid program: steps of ``ops`` over literals, backward references and rows."""
     count = draw(st.integers(1, max_steps))
     steps: list[Step] = []
     for index in range(count):
-        op = draw(st.sampled_from(ARITH_OPS + TABLE_OPS))
+        op = draw(st.sampled_from(ops))
         if op in TABLE_OPS:
             steps.append(Step(op, (Row(draw(st.sampled_from(ROW_NAMES))), Row("none"))))
             continue

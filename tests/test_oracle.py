@@ -10,12 +10,12 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from progexec.grammar import Program, parse_program
-from progexec.grammar.nodes import Num, Ref, Step
+from progexec.grammar.nodes import Ref
 from progexec.interp.status import Status
 from progexec.oracle.classify import FindingKind, analyze, ulps_to_boundary
 from progexec.oracle.reference import exact_answer
 
-from .strategies import number_text
+from .strategies import programs
 
 
 def _decimal(text: str) -> Fraction:
@@ -39,20 +39,9 @@ def _float(text: str) -> Fraction:
     return Fraction(float(text))
 
 
-@st.composite
-def arithmetic_programs(draw: st.DrawFn) -> Program:
-    steps = []
-    for index in range(draw(st.integers(1, 4))):
-        op = draw(st.sampled_from(["add", "subtract", "multiply", "divide"]))
-        args = []
-        for _ in range(2):
-            if index and draw(st.booleans()):
-                ref = draw(st.integers(0, index - 1))
-                args.append(Ref(ref, f"#{ref}"))
-            else:
-                args.append(Num(draw(number_text())))
-        steps.append(Step(op, tuple(args)))
-    return Program(tuple(steps))
+def arithmetic_programs() -> st.SearchStrategy[Program]:
+    """Programs of + - * / only: the exact value is then a rational the test can compute itself."""
+    return programs(max_steps=4, ops=("add", "subtract", "multiply", "divide"))
 
 
 def _independent(program: Program, read) -> Fraction | None:  # type: ignore[no-untyped-def]
