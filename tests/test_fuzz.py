@@ -13,7 +13,7 @@ import math
 import re
 from fractions import Fraction
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from progexec.grammar.nodes import Program
@@ -47,6 +47,7 @@ def check_against_reference(execution: Execution, reference: RefResult, dialect:
     """(a): the official verdict equals the reference's; where the contract answers, so does the reference,
     with the same value; where the reference stayed clean and we parsed the same program, the contract answers."""
     official = execution.official
+    event(f"official {'valid' if reference.valid else 'invalid'}, contract {execution.outcome.status.label}")
     assert official.valid == reference.valid, (official, reference)
     if reference.valid:
         assert same_value(official.value, reference.value), (official, reference)
@@ -195,17 +196,20 @@ def _check_bound(program: Program, table: list[list[str]], reading: str) -> None
     outcome = execution.outcome
     oracle = exact_answer(program, table, reading)
     if not outcome.present:
+        event(f"bound: refused ({outcome.status.label})")
         if outcome.status is Status.DIVIDE_BY_ZERO:
             # a float divisor is exactly zero: in the float reading the exact divisor is that same zero
             assert reading == "decimal" or oracle.status is Status.DIVIDE_BY_ZERO
         return
     bounds = error_bounds(reference, reading)
     if bounds is None:
+        event("bound: none claimed")
         return
     final = bounds[-1]
     if isinstance(final.exact, bool):
         assert oracle.value is final.exact  # the oracle's exact comparison is our exact comparison
         assert outcome.value is final.computed
+        event("bound: checked greater")
         return
     assert oracle.status is Status.OK and oracle.decided, oracle
     assert isinstance(oracle.value, Fraction) and oracle.value == final.exact, (oracle, final)
@@ -218,7 +222,10 @@ def _check_bound(program: Program, table: list[list[str]], reading: str) -> None
     scaled_high = (Fraction(raw) + final.error) * 10**5
     if math.floor(scaled_low + Fraction(1, 2)) == math.floor(scaled_high + Fraction(1, 2)) and \
             (scaled_low * 2).denominator != 1 and (scaled_high * 2).denominator != 1:
+        event("bound: checked, rounding decided")
         assert outcome.value == float(oracle.rounded), (program.to_text(), outcome.value, oracle.rounded)
+    else:
+        event("bound: checked, band straddles a rounding boundary")
 
 
 @_fuzz(20_000)
