@@ -56,8 +56,15 @@ def execute_item_limited(item: Item) -> Execution:
     return Execution(None, Outcome(Status.LIMIT_EXCEEDED, message=message), INVALID)
 
 
+def warm_up() -> None:
+    """Build the one-time caches (the LALR parser: about half a second) before any item's clock starts,
+    so that the first item of a batch is not charged for them."""
+    execute_text("add(a (b), 1)")
+
+
 def run_items(items: Iterable[Item]) -> Iterator[ItemResult]:
     """Execute items lazily, in order, each under the per-item limits."""
+    warm_up()
     for item in items:
         yield ItemResult(item, execute_item_limited(item))
 
