@@ -279,3 +279,33 @@ def test_score_keeps_deeply_nested_and_non_unicode_lines(tmp_path: Path, line: s
     path.write_text('{"id": "ETR/2016/page_23.pdf-2", "predicted": "add(1, 2)"}\n' + line + "\n", encoding="utf-8")
     result = _progexec("score", "--gold", "finqa:test", "--pred", str(path), "--json")
     assert result.returncode in (0, 1)
+
+
+def test_run_with_time_limit_stops_work_and_restores_the_clock() -> None:
+    import signal
+
+    from progexec.limits import ItemTimeLimitExceeded, get_limit, parse_assignment, run_with_time_limit, set_limit
+
+    def endless() -> None:
+        while True:
+            pass
+
+    def own_handler(signum: int, frame: Any) -> None:
+        raise AssertionError("the caller's handler must not fire")
+
+    previous = signal.signal(signal.SIGALRM, own_handler)
+    try:
+        assert run_with_time_limit(lambda: 42, 5.0) == 42
+        with pytest.raises(ItemTimeLimitExceeded):
+            run_with_time_limit(endless, 0.05)
+        assert signal.getsignal(signal.SIGALRM) is own_handler
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        assert run_with_time_limit(lambda: "no clock", 0) == "no clock"
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    assert parse_assignment("interval-precisions=128,256") == ("interval_precisions", (128, 256))
+    old = set_limit("max_steps", 7)
+    try:
+        assert get_limit("max_steps") == 7
+    finally:
+        set_limit("max_steps", old)
