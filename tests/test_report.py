@@ -102,3 +102,10 @@ def test_report_is_independent_of_hash_seed(tmp_path: Path) -> None:
                        capture_output=True)
         outputs.append([(out / name).read_bytes() for name in ("report.json", "report.md", "report.html")])
     assert outputs[0] == outputs[1]
+
+
+def test_committed_corpus_report_is_reproduced_byte_for_byte(corpus_report) -> None:  # type: ignore[no-untyped-def]
+    committed = Path(__file__).parent.parent / "reports" / "finqa"
+    assert json_report.render(corpus_report) == (committed / "report.json").read_text(encoding="utf-8")
+    assert markdown.render(corpus_report) == (committed / "report.md").read_text(encoding="utf-8")
+    assert html_report.render(corpus_report) == (committed / "report.html").read_text(encoding="utf-8")
