@@ -270,15 +270,15 @@ def test_score_survives_hostile_predictions(tmp_path: Path) -> None:
     assert summary["n"] >= 4 and len(coverage["unreadable"]) >= 4
 
 
-@pytest.mark.xfail(strict=True, reason="score/loading.py (not robustness-owned): a deeply nested JSON line and a "
-                   "lone surrogate in an id still crash `progexec score` (internal error); see docs/robustness.md")
 @pytest.mark.parametrize("line", ["[" * 100_000, '{"id": "\\ud800", "predicted": "add(1, 2)"}'],
                          ids=["deep-nesting", "lone-surrogate"])
 def test_score_keeps_deeply_nested_and_non_unicode_lines(tmp_path: Path, line: str) -> None:
     path = tmp_path / "pred.jsonl"
     path.write_text('{"id": "ETR/2016/page_23.pdf-2", "predicted": "add(1, 2)"}\n' + line + "\n", encoding="utf-8")
     result = _progexec("score", "--gold", "finqa:test", "--pred", str(path), "--json")
-    assert result.returncode in (0, 1)
+    _no_traceback(result)
+    assert result.returncode in (0, 1), result.stderr
+    assert json.loads(result.stdout)["coverage"]["n_predictions"] == 2  # the bad line is kept, as unreadable
 
 
 def test_run_with_time_limit_stops_work_and_restores_the_clock() -> None:

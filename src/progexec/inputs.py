@@ -90,7 +90,7 @@ def _make(item_id: str, program: Any, table: Any, gold: Any, dialect: str, sourc
     return Item(item_id, text, rows, value, has_gold, dialect, program_error or table_error, source)
 
 
-def _not_unicode(value: Any) -> bool:
+def holds_invalid_unicode(value: Any) -> bool:
     """True when ``value`` holds a string that is not valid Unicode text (a lone UTF-16 surrogate such
     as JSON's ``"\\ud800"``): it could not be written to any UTF-8 output, so the item is refused whole."""
     try:
@@ -102,7 +102,7 @@ def _not_unicode(value: Any) -> bool:
     return False
 
 
-_SURROGATE_ERROR = ("the item holds text that is not valid Unicode (a lone surrogate such as \\ud800, "
+INVALID_UNICODE_ERROR = ("the item holds text that is not valid Unicode (a lone surrogate such as \\ud800, "
                     "or bytes that are not UTF-8)")
 
 
@@ -112,8 +112,8 @@ def _finqa(data: list[Any], split: str) -> Iterator[Item]:
         if not isinstance(item, dict):
             yield Item(fallback, None, error=f"item {index} is not an object")
             continue
-        if _not_unicode(item):
-            yield Item(fallback, None, error=_SURROGATE_ERROR, source=f"item {index}")
+        if holds_invalid_unicode(item):
+            yield Item(fallback, None, error=INVALID_UNICODE_ERROR, source=f"item {index}")
             continue
         raw_qa = item.get("qa")
         qa: dict[str, Any] = raw_qa if isinstance(raw_qa, dict) else {}
@@ -123,8 +123,8 @@ def _finqa(data: list[Any], split: str) -> Iterator[Item]:
 
 def _conversations(data: list[Any], split: str) -> Iterator[Item]:
     for index, item in enumerate(data):
-        if isinstance(item, dict) and _not_unicode(item):
-            yield Item(f"{split}-{index}", None, error=_SURROGATE_ERROR, source=f"item {index}")
+        if isinstance(item, dict) and holds_invalid_unicode(item):
+            yield Item(f"{split}-{index}", None, error=INVALID_UNICODE_ERROR, source=f"item {index}")
             continue
         base = str(item.get("id") or f"{split}-{index}") if isinstance(item, dict) else f"{split}-{index}"
         annotation = item.get("annotation") if isinstance(item, dict) else None
@@ -165,8 +165,8 @@ def _jsonl(text: str, stem: str) -> Iterator[Item]:
         if not isinstance(record, dict):
             yield Item(fallback, None, error=f"line {number} is not a JSON object", source=f"line {number}")
             continue
-        if _not_unicode(record):
-            yield Item(fallback, None, error=_SURROGATE_ERROR, source=f"line {number}")
+        if holds_invalid_unicode(record):
+            yield Item(fallback, None, error=INVALID_UNICODE_ERROR, source=f"line {number}")
             continue
         raw_id = record.get("id")
         item_id = str(raw_id) if raw_id is not None and not isinstance(raw_id, (dict, list)) else fallback

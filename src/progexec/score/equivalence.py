@@ -37,6 +37,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..grammar.tokens import ALL_OPS
+from ..limits import ItemTimeLimitExceeded, run_with_time_limit
 from .shortcuts import EXP, GREATER, Expr, canonical_key, degenerate, differ_at_points, differ_by_intervals, has_op, \
     is_plain_relation, top_level_only, truth_differs
 
@@ -58,6 +59,7 @@ class Why(enum.Enum):
     DIFFERENT = "different_expression"
     BARE_NUMBER_DIFFERS = "bare_number_differs"
     GOLD_ERROR = "gold_error"
+    TIME_LIMIT = "time_limit"  # not decided within the per-item limit (the official loop would not finish either)
 
 
 class Decider(enum.Enum):
@@ -207,6 +209,20 @@ SYMPY_CALLS = {"count": 0}
 
 def equal_program(gold: Sequence[str], pred: Sequence[str], dialect: str = "finqa",
                   fast: bool = True) -> ProgramMatch:
+    """The official ``equal_program(gold, pred)``, under the per-item time limit (``progexec.limits``).
+
+    The official expansion of references is exponential (``add(#0, #0), add(#1, #1), …`` doubles
+    at every step), so a pair it could never finish is reported as not equal with why ``time_limit``.
+    """
+    try:
+        return run_with_time_limit(lambda: _equal_program(gold, pred, dialect, fast))
+    except ItemTimeLimitExceeded as exceeded:
+        return ProgramMatch(False, Why.TIME_LIMIT, Decider.RULE,
+                            f"not decided within the per-item time limit of {exceeded.seconds:g} s")
+
+
+def _equal_program(gold: Sequence[str], pred: Sequence[str], dialect: str = "finqa",
+                   fast: bool = True) -> ProgramMatch:
     """The official ``equal_program(gold, pred)`` for token lists (``EOF`` last), never raising.
 
     ``dialect="convfinqa"`` adds ConvFinQA's rule for a one-token gold program:

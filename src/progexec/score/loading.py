@@ -27,7 +27,7 @@ from typing import Any
 
 from ..corpus import FINQA_SPLITS, convfinqa_items, finqa_items
 from ..grammar.tokens import official_tokenize
-from ..inputs import InputError, Item, detect_format, load_items, read_text
+from ..inputs import INVALID_UNICODE_ERROR, InputError, Item, detect_format, holds_invalid_unicode, load_items, read_text
 from .model import GoldItem, Prediction
 
 CORPUS_NAMES = ("finqa", "finqa:test", "finqa:dev", "finqa:train", "convfinqa", "convfinqa:dev", "convfinqa:train")
@@ -100,6 +100,8 @@ def _as_tokens(raw: Any) -> tuple[tuple[str, ...] | None, str | None]:
 def _prediction(record: Any, position: int) -> Prediction:
     if not isinstance(record, dict):
         return Prediction("", None, None, position, "the record is not a JSON object")
+    if holds_invalid_unicode(record):
+        return Prediction("", None, None, position, INVALID_UNICODE_ERROR)
     raw_id = record.get("id")
     if raw_id is None and "record_id" in record and "turn_idx" in record:
         raw_id = f"{record['record_id']}_{record['turn_idx']}"
@@ -138,13 +140,13 @@ def load_predictions(source: str) -> list[Prediction]:
         records = _records(json.loads(text))
     except json.JSONDecodeError:
         records = []
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may sit in a string
             if not line.strip():
                 continue
             try:
                 records.append(json.loads(line))
-            except json.JSONDecodeError:
-                records.append(f"line {number} is not JSON")
+            except (json.JSONDecodeError, RecursionError):
+                records.append(f"line {number} is not JSON (or is nested too deeply)")
     except RecursionError:
         raise ScoreInputError(f"{source}: JSON nested too deeply") from None
     return [_prediction(record, position) for position, record in enumerate(records)]
