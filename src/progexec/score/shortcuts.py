@@ -140,20 +140,6 @@ def _points(count: int) -> tuple[tuple[Fraction, ...], ...]:
                        for _ in range(count)) for _ in range(_POINTS))
 
 
-def _value(expr: Expr, point: tuple[Fraction, ...]) -> Fraction:
-    if isinstance(expr, str):
-        return point[int(expr[1:])]
-    op, left, right = expr
-    a, b = _value(left, point), _value(right, point)
-    if op == "add":
-        return a + b
-    if op == "subtract":
-        return a - b
-    if op == "multiply":
-        return a * b
-    return a / b  # ZeroDivisionError: this point does not decide
-
-
 @lru_cache(maxsize=64)
 def _positive_points(count: int) -> tuple[tuple[Fraction, ...], ...]:
     """Fixed positive rational points for expressions with ``exp`` (real powers need positive bases)."""
@@ -162,11 +148,15 @@ def _positive_points(count: int) -> tuple[tuple[Fraction, ...], ...]:
                  for _ in range(_POINTS + 2))
 
 
-def _interval(expr: Expr, point: tuple[Any, ...]) -> Any:
+def _evaluate(expr: Expr, point: tuple[Any, ...]) -> Any:
+    """The expression at a point: exact Fractions (for exp-free expressions) or mpmath intervals.
+
+    A zero divisor raises ZeroDivisionError: that point does not decide.
+    """
     if isinstance(expr, str):
         return point[int(expr[1:])]
     op, left, right = expr
-    a, b = _interval(left, point), _interval(right, point)
+    a, b = _evaluate(left, point), _evaluate(right, point)
     if op == "add":
         return a + b
     if op == "subtract":
@@ -189,7 +179,7 @@ def differ_by_intervals(gold: Expr, pred: Expr, count: int) -> bool:
     for raw in _positive_points(count):
         point = tuple(iv.mpf(value.numerator) / value.denominator for value in raw)
         try:
-            first, second = _interval(gold, point), _interval(pred, point)
+            first, second = _evaluate(gold, point), _evaluate(pred, point)
         except (ZeroDivisionError, ValueError, OverflowError):
             continue
         if not (isinstance(first, iv.mpf) and isinstance(second, iv.mpf)):
@@ -241,8 +231,8 @@ def truth_differs(gold: Expr, pred: Expr, count: int) -> bool:
     assert not isinstance(gold, str) and not isinstance(pred, str)
     for point in _relation_points(count):
         try:
-            first = _value(gold[1], point) > _value(gold[2], point)
-            second = _value(pred[1], point) > _value(pred[2], point)
+            first = _evaluate(gold[1], point) > _evaluate(gold[2], point)
+            second = _evaluate(pred[1], point) > _evaluate(pred[2], point)
         except ZeroDivisionError:
             continue
         if first != second:
@@ -254,7 +244,7 @@ def differ_at_points(gold: Expr, pred: Expr, count: int) -> bool:
     """True when exact evaluation proves the two rational expressions differ."""
     for point in _points(count):
         try:
-            if _value(gold, point) != _value(pred, point):
+            if _evaluate(gold, point) != _evaluate(pred, point):
                 return True
         except ZeroDivisionError:
             continue
