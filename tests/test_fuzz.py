@@ -10,6 +10,7 @@ is the >= 10^6-example run recorded in docs/robustness.md.
 from __future__ import annotations
 
 import math
+import os
 import re
 from fractions import Fraction
 
@@ -36,7 +37,8 @@ def _fuzz(long_examples: int) -> settings:
     (at least min(profile, 100) examples), so that the long run totals >= 10^6 examples and weighs
     cheap properties more than the expensive oracle ones."""
     base = settings.default.max_examples
-    count = max(int(base * long_examples / LONG_BASE), min(base, 100))
+    scale = float(os.environ.get("PROGEXEC_FUZZ_SCALE", "1"))  # e.g. 0.5 to split a long run in parts
+    count = max(int(base * long_examples / LONG_BASE * scale), min(base, 100))
     return settings(max_examples=count, suppress_health_check=[
         HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
 
