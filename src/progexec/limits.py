@@ -111,8 +111,12 @@ def _lookup(name: str) -> Limit:
         raise LimitError(f"unknown limit {name!r}; known limits: {', '.join(sorted(LIMITS))}") from None
 
 
-class ItemTimeLimitExceeded(Exception):
-    """Raised inside an item's work when its wall-clock limit expires."""
+class ItemTimeLimitExceeded(BaseException):
+    """Raised inside an item's work when its wall-clock limit expires.
+
+    A BaseException, like KeyboardInterrupt: the official evaluator's model and the libraries we
+    call catch ``Exception`` broadly, and a swallowed one-shot alarm would leave the item unbounded.
+    """
 
     def __init__(self, seconds: float) -> None:
         super().__init__(f"the item took longer than the per-item time limit of {seconds:g} s")
