@@ -9,14 +9,14 @@ from progexec.cli import main
 from progexec.score.equivalence import Why, equal_program
 
 
-def test_exponential_reference_expansion_is_cut_by_the_time_limit() -> None:
+def test_exponential_reference_expansion_is_refused_before_any_tree_is_built() -> None:
     # the official symbol_recur expands #i twice per step: 2**60 calls for this prediction
     gold = ["subtract(", "5829", "5735", ")", "EOF"]
     pred = ["subtract(", "5829", "5735", ")"]
     for index in range(60):
         pred += ["add(", f"#{index}", f"#{index}", ")"]
     match = equal_program(gold, pred + ["EOF"])
-    assert not match.equal and match.why is Why.TIME_LIMIT
+    assert not match.equal and match.why is Why.TOO_LARGE
 
 
 def test_unicode_line_separator_inside_a_string_does_not_split_a_record(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -29,3 +29,12 @@ def test_unicode_line_separator_inside_a_string_does_not_split_a_record(tmp_path
     summary = json.loads(capsys.readouterr().out)
     assert summary["n"] == 2 and summary["coverage"]["unreadable"] == []
     assert summary["scorers"]["official"]["execution_correct"] == 2  # exe_ans of that item is 94.0
+
+
+def test_exponential_program_on_the_first_side_is_refused_too() -> None:
+    # unitxt calls equal_program with the arguments swapped: the prediction is then the first side
+    first = ["subtract(", "5829", "5735", ")"]
+    for index in range(60):
+        first += ["add(", f"#{index}", f"#{index}", ")"]
+    match = equal_program(first + ["EOF"], ["subtract(", "5829", "5735", ")", "EOF"])
+    assert not match.equal and match.why is Why.TOO_LARGE

@@ -59,6 +59,7 @@ class Why(enum.Enum):
     DIFFERENT = "different_expression"
     BARE_NUMBER_DIFFERS = "bare_number_differs"
     GOLD_ERROR = "gold_error"
+    TOO_LARGE = "expression_too_large"  # the official expansion would be astronomically large
     TIME_LIMIT = "time_limit"  # not decided within the per-item limit (the official loop would not finish either)
 
 
@@ -169,6 +170,30 @@ def _check_prediction(tokens: Sequence[str], symbols: dict[str, str]) -> dict[in
     return steps
 
 
+MAX_EXPANDED_NODES = 100_000
+"""Largest expression tree built for a prediction. The official ``symbol_recur`` re-expands every
+reference, so ``add(#0, #0), add(#1, #1), ...`` doubles at each step: such a pair could never finish
+there, and is reported as not equal (why ``expression_too_large``) before any tree is built."""
+
+
+def _expanded_size(steps: dict[int, str]) -> int:
+    """Node count of the last step's fully expanded tree, by one pass over the steps (capped)."""
+    sizes: dict[int, int] = {}
+    for index in sorted(steps):
+        try:
+            _, op, arg1, arg2 = _parts(steps[index])
+        except IndexError:
+            sizes[index] = 1
+            continue
+        total = 1
+        if "table" not in op:
+            for arg in (arg1, arg2):
+                reference = arg.replace("#", "") if "#" in arg else ""
+                total += sizes.get(int(reference), 1) if reference.isdigit() else 1
+        sizes[index] = min(total, MAX_EXPANDED_NODES + 1)
+    return sizes[max(sizes)] if sizes else 0
+
+
 def _tree(step: str, steps: dict[int, str], symbols: dict[str, str], depth: int = 0) -> Expr:
     """The official ``symbol_recur`` as a tree; raises KeyError/ValueError/IndexError/RecursionError like it."""
     if depth > 200:
@@ -247,6 +272,9 @@ def _equal_program(gold: Sequence[str], pred: Sequence[str], dialect: str = "fin
     gold_list = _split_steps(gold)
     if not gold_list:
         return ProgramMatch(False, Why.GOLD_ERROR, Decider.RULE, "the gold program has no steps")
+    if _expanded_size(gold_steps) > MAX_EXPANDED_NODES:  # reachable when a peer swaps the arguments
+        return ProgramMatch(False, Why.TOO_LARGE, Decider.RULE,
+                            f"the expanded first program has more than {MAX_EXPANDED_NODES} nodes")
     try:
         gold_tree = _tree(gold_list[-1], gold_steps, symbols)
     except (KeyError, ValueError, IndexError, RecursionError) as error:
@@ -254,6 +282,9 @@ def _equal_program(gold: Sequence[str], pred: Sequence[str], dialect: str = "fin
     pred_list = _split_steps(pred)
     if not pred_list:
         return ProgramMatch(False, Why.NO_STEPS, Decider.RULE, "the prediction has no complete step")
+    if _expanded_size(pred_steps) > MAX_EXPANDED_NODES:
+        return ProgramMatch(False, Why.TOO_LARGE, Decider.RULE,
+                            f"the expanded expression has more than {MAX_EXPANDED_NODES} nodes")
     try:
         pred_tree = _tree(pred_list[-1], pred_steps, symbols)
     except (KeyError, ValueError, IndexError, RecursionError) as error:
