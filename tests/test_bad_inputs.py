@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from progexec.batch import execute_item_limited
-from progexec.inputs import load_items
+from progexec.readers import read
+from progexec.runner import execute
 from progexec.interp.run import Execution, execute_text, execute_tokens
 
 from .reference_impl import ref_tokenize, reference_eval
@@ -67,7 +67,7 @@ def _run(form: str, program: Any, table: Any, tmp_path: Path) -> tuple[Execution
     # as a whole-file format, where `[1, 2]` is a usage error rather than an item)
     path.write_text('{"id": "first", "program": "add(1, 2)"}\n' + program + "\n", encoding="utf-8",
                     errors="surrogatepass")
-    items = load_items(path)
+    items = list(read(path))
     assert len(items) == 2, "a batch line must give exactly one item"
     item = items[1]
     assert item.id, "every item has an id (line-N when the line has none)"
@@ -78,7 +78,7 @@ def _run(form: str, program: Any, table: Any, tmp_path: Path) -> tuple[Execution
         tokens = ref_tokenize(item.program)
     elif item.error is None and isinstance(item.program, list):
         tokens = item.program
-    return execute_item_limited(item), tokens
+    return execute(item), tokens
 
 
 @pytest.mark.parametrize(("case_id", "form", "raw", "table", "status", "step", "arg", "official"), CASES,

@@ -238,13 +238,13 @@ def test_whole_file_that_is_not_a_program_file_is_a_usage_error(tmp_path: Path) 
 
 def test_internal_error_is_one_line_with_a_debug_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    from progexec import batch
+    from progexec import runner
     from progexec.cli import main
 
     def broken(item: Any) -> Any:
         raise ValueError("simulated bug")
 
-    monkeypatch.setattr(batch, "execute_item", broken)
+    monkeypatch.setattr(runner, "execute_unbounded", broken)
     path = tmp_path / "p.jsonl"
     path.write_text('{"id": "a", "program": "add(1, 2)"}\n', encoding="utf-8")
     assert main(["exec", str(path), "--out", str(tmp_path / "o.jsonl")]) == 3

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from progexec.batch import execute_item
+from progexec.runner import execute
 from progexec.grammar import Program, parse_program
-from progexec.inputs import Item
+from progexec.items import Item
 from progexec.interp.arithmetic import Float64
 from progexec.interp.evaluate import evaluate
 from progexec.interp.flat import run_flat
@@ -83,7 +83,7 @@ def test_limit_exceeded_by_steps_and_text() -> None:
 
 
 def test_bad_input_item() -> None:
-    outcome = execute_item(Item("x", None, error="the item has no program")).outcome
+    outcome = execute(Item("x", None, error="the item has no program")).outcome
     assert outcome.status is Status.BAD_INPUT
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from progexec.cli import main
 from progexec.corpus import finqa_items
-from progexec.inputs import load_items
+from progexec.readers import read
 from progexec.oracle.classify import FindingKind
 from progexec.report import build_report
 from progexec.report import html_report, json_report, markdown
@@ -59,7 +59,7 @@ def test_exact_binary_ties_are_m_over_64(corpus_report) -> None:  # type: ignore
 
 
 def _small_report():  # type: ignore[no-untyped-def]
-    return build_report(load_items(DATA / "report_small.jsonl"), "report_small.jsonl")
+    return build_report(read(DATA / "report_small.jsonl"), "report_small.jsonl")
 
 
 def test_markdown_report_matches_the_reviewed_gold_file() -> None:

@@ -9,12 +9,13 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from .inputs import Item
+from .errors import ProgexecError
+from .items import Item
 
 FINQA_SPLITS = ("test", "dev", "train")
 
 
-class CorpusMissingError(RuntimeError):
+class CorpusMissingError(ProgexecError, RuntimeError):
     """The package data is missing: the corpus was not built or not installed."""
 
 
@@ -57,3 +58,30 @@ def convfinqa_items(splits: tuple[str, ...] = ("dev", "train")) -> Iterator[Item
             for turn, (program, gold) in enumerate(zip(record["turn_program"], record["exe_ans_list"])):
                 yield Item(f"{record['id']}_{turn}", program, record["table"], gold, True, "convfinqa",
                            source=f"convfinqa {split} {record['index']} turn {turn}")
+
+
+CORPUS_NAMES = ("finqa", "finqa:test", "finqa:dev", "finqa:train", "convfinqa", "convfinqa:dev", "convfinqa:train",
+                "mathqa:test", "mathqa:dev", "mathqa:challenge_test")
+"""Every embedded corpus by the name ``read``, ``--gold`` and the batch commands accept."""
+
+
+def mathqa_items(split: str = "test") -> Iterator[Item]:
+    """The official MathQA problems of one split as Items (dialect ``mathqa``), in the official order."""
+    from .mathqa.corpus import mathqa_records
+
+    for index, record in enumerate(mathqa_records(split)):
+        formula = record.get("linear_formula")
+        yield Item(str(index), formula if isinstance(formula, str) else None, dialect="mathqa",
+                   source=f"mathqa {split} {index}", record=record)
+
+
+def corpus_items(name: str) -> Iterator[Item]:
+    """The Items of an embedded corpus named as in :data:`CORPUS_NAMES` (``finqa``: every split)."""
+    corpus, _, split = name.partition(":")
+    if name not in CORPUS_NAMES:
+        raise CorpusMissingError(f"unknown embedded corpus {name!r}; known: {', '.join(CORPUS_NAMES)}")
+    if corpus == "finqa":
+        return finqa_items((split,) if split else FINQA_SPLITS)
+    if corpus == "convfinqa":
+        return convfinqa_items((split,) if split else ("dev", "train"))
+    return mathqa_items(split)

@@ -1,85 +1,136 @@
-"""Every bound progexec puts on its work, in one place: read them, change them, and run one batch
-item under a wall-clock limit.
+"""Every bound progexec puts on its work, as one immutable value: :class:`Limits`.
 
-The limits themselves live next to the code they protect (``MAX_STEPS`` in the interpreter,
-``MAX_EXACT_BITS`` in the exact oracle, ...), which reads them at call time; this module names
-them (:data:`LIMITS`), lets a command line or a caller set them (:func:`set_limit`, the
-``--limit NAME=VALUE`` option of ``exec`` and ``report``), and provides :func:`run_with_time_limit`,
-which batch commands wrap around each item so that no single item can stall a run.
+The value in force is carried by a :class:`~contextvars.ContextVar` (:func:`current`), so a
+library caller, a command line (``--limit NAME=VALUE``) and a worker thread each see exactly
+the limits they were given, and nothing is set by module path. :func:`using` installs a value
+for a block; :func:`set_limit` changes the process-wide default (what a fresh thread sees).
 
-The time limit uses ``signal.setitimer(ITIMER_REAL)`` and so works in the main thread of a
-POSIX process; elsewhere the item simply runs without a clock (the size limits still hold).
-A signal is only seen between Python bytecodes: the size limits are what keep any single C-level
-operation (a big-integer multiplication, a regex match) short; the clock is the backstop.
+Work is bounded by construction: every bound but one is a count or a size checked *before* the
+work it protects (program length, steps, literal length, exact bits, expanded tree size, ...),
+so no answer depends on the machine's load or the calling thread. The exception is
+``item_time_limit``, a wall-clock backstop (:func:`run_with_time_limit`): it is checked at every
+step of the interpreter, the oracles and the scorer (:func:`check_deadline`) in any thread, and
+in the main thread a ``SIGALRM`` timer also stops pure-Python work that never reaches a check.
+An item it stops is reported as ``limit_exceeded`` naming the bound, never as a wrong answer.
 """
 
 from __future__ import annotations
 
-import importlib
 import signal
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
+
+from .errors import ProgexecError
 
 T = TypeVar("T")
 
-ITEM_TIME_LIMIT = 1.0
-"""Wall-clock seconds one batch item may take (parse, execute, and in ``report`` the oracle); 0 disables."""
+
+def _bound(default: Any, doc: str) -> Any:
+    return field(default=default, metadata={"doc": doc})
 
 
 @dataclass(frozen=True, slots=True)
-class Limit:
-    """One configurable bound: where it lives, its type, and what it protects."""
+class Limits:
+    """Every bound, by its public name (the ``--limit`` names); see docs/robustness.md for each effect."""
 
-    name: str
-    module: str
-    attribute: str
-    kind: type
-    doc: str
+    item_time_limit: float = _bound(
+        10.0, "wall-clock backstop in seconds per item (every command); 0 = no clock. An item it stops is "
+              "limit_exceeded. The size bounds below keep real items far below it")
+    max_program_chars: int = _bound(
+        100_000, "longest program text parsed (FinQA and MathQA); longer text is limit_exceeded before parsing")
+    max_steps: int = _bound(10_000, "most steps one program may have; more is limit_exceeded")
+    max_literal_chars: int = _bound(400, "longest literal or table cell read as a number; longer is limit_exceeded")
+    max_line_chars: int = _bound(
+        5_000_000, "longest input record (a JSON Lines line or one element of a JSON list); longer is bad_input")
+    max_input_bytes: int = _bound(
+        8 * 2**30, "most bytes read from one input after decompression (a gzip bomb is refused past it)")
+    max_json_depth: int = _bound(200, "deepest JSON nesting accepted in one record; deeper is bad_input")
+    max_exact_bits: int = _bound(
+        20_000, "largest numerator/denominator (bits) the exact oracle holds; beyond it, intervals")
+    max_exact_work: int = _bound(
+        2 * 10**9, "exact-oracle work budget per run (sum of squared result sizes in bits); beyond it, intervals")
+    max_root_degree: int = _bound(64, "largest root degree tried for an exact rational power")
+    max_interval_exponent: int = _bound(
+        10**12, "largest |integer exponent| taken to an interval power; beyond it, undecided")
+    interval_precisions: tuple[int, ...] = _bound(
+        (128, 512, 2048), "interval precisions (bits) tried in turn; the last is the most the oracle spends")
+    max_expanded_nodes: int = _bound(
+        100_000, "largest expanded expression tree program equivalence builds (per side); "
+                 "beyond it the pair is expression_too_large")
+    max_symbolic_nodes: int = _bound(
+        5_000, "largest expression handed to sympy's simplify (per side); beyond it expression_too_large")
+    max_factorial_arg: int = _bound(10_000, "largest MathQA factorial / choose argument computed")
+    max_sandbox_code_chars: int = _bound(1_000_000, "longest MathQA-Python snippet run in the sandbox")
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if item.name == "interval_precisions":
+                if not value or any(not isinstance(bits, int) or bits < 53 for bits in value):
+                    raise LimitError("interval_precisions needs at least one precision of 53 bits or more")
+            elif isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise LimitError(f"limit {item.name} must be a non-negative number, not {value!r}")
+
+    def with_(self, **changes: Any) -> Limits:
+        """A copy with some bounds changed (checked like the constructor)."""
+        for name in changes:
+            _lookup(name)
+        return replace(self, **changes)
+
+    def record(self) -> dict[str, Any]:
+        """Every bound by name, JSON-ready (tuples as lists), for run metadata."""
+        return {item.name: list(value) if isinstance(value := getattr(self, item.name), tuple) else value
+                for item in fields(self)}
 
 
-LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
-    Limit("item_time_limit", "progexec.limits", "ITEM_TIME_LIMIT", float,
-          "wall-clock seconds per batch item (exec, report); 0 = no clock"),
-    Limit("max_program_chars", "progexec.grammar.parse", "MAX_PROGRAM_CHARS", int,
-          "longest program text parsed; longer text is refused before parsing"),
-    Limit("max_steps", "progexec.interp.evaluate", "MAX_STEPS", int,
-          "most steps one program may have"),
-    Limit("max_literal_chars", "progexec.interp.evaluate", "MAX_LITERAL_CHARS", int,
-          "longest literal or table cell read as a number"),
-    Limit("max_line_chars", "progexec.inputs", "MAX_LINE_CHARS", int,
-          "longest JSON Lines line; a longer line becomes a bad_input item"),
-    Limit("max_exact_bits", "progexec.oracle.exact", "MAX_EXACT_BITS", int,
-          "largest numerator/denominator (bits) the exact oracle holds; beyond it, intervals"),
-    Limit("max_exact_work", "progexec.oracle.exact", "MAX_EXACT_WORK", int,
-          "exact-oracle work budget per run (sum of squared result sizes in bits); beyond it, intervals"),
-    Limit("max_root_degree", "progexec.oracle.exact", "MAX_ROOT_DEGREE", int,
-          "largest root degree tried for an exact rational power"),
-    Limit("max_interval_exponent", "progexec.oracle.interval", "MAX_EXPONENT", int,
-          "largest |integer exponent| taken to an interval power; beyond it, undecided"),
-    Limit("interval_precisions", "progexec.oracle.interval", "PRECISIONS", tuple,
-          "interval precisions (bits) tried in turn; the last is the most the oracle spends"),
-)}
-"""Every limit by its public name."""
-
-
-class LimitError(ValueError):
+class LimitError(ProgexecError, ValueError):
     """An unknown limit name or a value of the wrong kind."""
 
 
+DEFAULT_LIMITS = Limits()
+"""The bounds progexec ships with."""
+
+LIMIT_DOCS: dict[str, str] = {item.name: str(item.metadata["doc"]) for item in fields(Limits)}
+"""What each bound does, by name (the one registry: ``--limit`` help and docs read it)."""
+
+_process_limits = DEFAULT_LIMITS
+_CURRENT: ContextVar[Limits | None] = ContextVar("progexec_limits", default=None)
+_DEADLINE: ContextVar[float | None] = ContextVar("progexec_deadline", default=None)
+
+
+def current() -> Limits:
+    """The limits in force here: those of the innermost :func:`using`, else the process default."""
+    return _CURRENT.get() or _process_limits
+
+
+@contextmanager
+def using(limits: Limits | None) -> Iterator[Limits]:
+    """Run a block under ``limits`` (None: the limits already in force); restored afterwards."""
+    chosen = current() if limits is None else limits
+    token = _CURRENT.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _CURRENT.reset(token)
+
+
 def get_limit(name: str) -> Any:
-    """The current value of a named limit."""
-    limit = _lookup(name)
-    return getattr(importlib.import_module(limit.module), limit.attribute)
+    """The value of a named limit in force here."""
+    _lookup(name)
+    return getattr(current(), name)
 
 
 def set_limit(name: str, value: Any) -> Any:
-    """Set a named limit (process-wide) and return its previous value."""
-    limit = _lookup(name)
-    module = importlib.import_module(limit.module)
-    previous = getattr(module, limit.attribute)
-    setattr(module, limit.attribute, value)
+    """Change the process-wide default of a named limit and return its previous value."""
+    global _process_limits
+    _lookup(name)
+    previous = getattr(_process_limits, name)
+    _process_limits = _process_limits.with_(**{name: value})
     return previous
 
 
@@ -89,55 +140,77 @@ def parse_assignment(text: str) -> tuple[str, Any]:
     name = name.strip().replace("-", "_")
     if not equals:
         raise LimitError(f"--limit expects NAME=VALUE, got {text!r}")
-    limit = _lookup(name)
+    kind = type(getattr(DEFAULT_LIMITS, _lookup(name)))
     try:
-        if limit.kind is tuple:
+        if kind is tuple:
             value: Any = tuple(int(part) for part in raw.split(",") if part.strip())
-            if not value or any(bits < 53 for bits in value):
-                raise ValueError("at least one precision of 53 bits or more")
+            Limits(interval_precisions=value)
         else:
-            value = limit.kind(raw)
+            value = kind(raw)
             if value < 0:
                 raise ValueError("must not be negative")
-    except ValueError as error:
+    except (ValueError, LimitError) as error:
         raise LimitError(f"bad value {raw!r} for limit {name}: {error}") from None
     return name, value
 
 
-def _lookup(name: str) -> Limit:
-    try:
-        return LIMITS[name]
-    except KeyError:
-        raise LimitError(f"unknown limit {name!r}; known limits: {', '.join(sorted(LIMITS))}") from None
+def from_assignments(assignments: list[str] | None, base: Limits | None = None) -> Limits:
+    """The limits of ``--limit NAME=VALUE`` options over ``base`` (default: those in force)."""
+    changes = dict(parse_assignment(text) for text in assignments or [])
+    return (base or current()).with_(**changes)
+
+
+def _lookup(name: str) -> str:
+    if name not in LIMIT_DOCS:
+        close = [known for known in LIMIT_DOCS if name and (name in known or known in name)]
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise LimitError(f"unknown limit {name!r}{hint} known limits: {', '.join(LIMIT_DOCS)}")
+    return name
 
 
 class ItemTimeLimitExceeded(BaseException):
-    """Raised inside an item's work when its wall-clock limit expires.
+    """Raised inside an item's work when its wall-clock backstop expires.
 
     A BaseException, like KeyboardInterrupt: the official evaluator's model and the libraries we
-    call catch ``Exception`` broadly, and a swallowed one-shot alarm would leave the item unbounded.
+    call catch ``Exception`` broadly, and a swallowed expiry would leave the item unbounded.
     """
 
     def __init__(self, seconds: float) -> None:
-        super().__init__(f"the item took longer than the per-item time limit of {seconds:g} s")
+        super().__init__(f"the item took longer than the per-item time limit of {seconds:g} s (item_time_limit)")
         self.seconds = seconds
 
 
-def _clock_available() -> bool:
+def check_deadline() -> None:
+    """Raise :class:`ItemTimeLimitExceeded` when the current item's backstop has passed (any thread)."""
+    deadline = _DEADLINE.get()
+    if deadline is not None and time.monotonic() > deadline:
+        raise ItemTimeLimitExceeded(current().item_time_limit)
+
+
+def _signal_clock_available() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
 def run_with_time_limit(work: Callable[[], T], seconds: float | None = None) -> T:
     """Run ``work()``; raise :class:`ItemTimeLimitExceeded` if it takes longer than ``seconds``.
 
-    ``seconds`` defaults to :data:`ITEM_TIME_LIMIT` (read at call time); 0 or no usable clock
-    (not the main thread, no ``setitimer``) runs ``work`` without a limit. The previous SIGALRM
-    handler and timer are restored afterwards, so calls may nest and other users of the clock survive.
+    ``seconds`` defaults to the ``item_time_limit`` in force; 0 runs ``work`` without a clock. The
+    deadline is seen by :func:`check_deadline` in every thread; in the main thread a one-shot
+    ``SIGALRM`` also interrupts code that never checks. The caller's handler and timer are restored.
     """
-    limit = ITEM_TIME_LIMIT if seconds is None else seconds
-    if not limit or limit <= 0 or not _clock_available():
+    limit = current().item_time_limit if seconds is None else seconds
+    if not limit or limit <= 0:
         return work()
+    token = _DEADLINE.set(time.monotonic() + limit)
+    try:
+        if not _signal_clock_available():
+            return work()
+        return _with_alarm(work, limit)
+    finally:
+        _DEADLINE.reset(token)
 
+
+def _with_alarm(work: Callable[[], T], limit: float) -> T:
     active = [True]  # the handler raises only while work() runs, never during the clean-up below
 
     def expire(signum: int, frame: Any) -> None:
@@ -158,20 +231,12 @@ def run_with_time_limit(work: Callable[[], T], seconds: float | None = None) -> 
             signal.setitimer(signal.ITIMER_REAL, previous_delay, previous_interval)
 
 
-
-
-def apply_limit_options(assignments: list[str] | None) -> None:
-    """Apply ``--limit NAME=VALUE`` options (raise LimitError on a bad one; nothing is applied then)."""
-    parsed = [parse_assignment(text) for text in assignments or []]
-    for name, value in parsed:
-        set_limit(name, value)
-
-
 def limit_help() -> str:
-    """The ``--limit`` help text: every name (values are in docs/robustness.md; no module is imported here)."""
-    return ("set a limit, e.g. item_time_limit=2 or max_steps=500 (repeatable; see docs/robustness.md): "
-            + ", ".join(sorted(LIMITS)))
+    """The ``--limit`` help text: every name (effects in docs/robustness.md)."""
+    return ("set a bound, e.g. item_time_limit=2 or max_steps=500 (repeatable; see docs/robustness.md): "
+            + ", ".join(LIMIT_DOCS))
 
 
-__all__ = ["ITEM_TIME_LIMIT", "LIMITS", "Limit", "LimitError", "ItemTimeLimitExceeded", "get_limit", "set_limit",
-           "parse_assignment", "run_with_time_limit", "apply_limit_options", "limit_help"]
+__all__ = ["Limits", "DEFAULT_LIMITS", "LIMIT_DOCS", "LimitError", "ItemTimeLimitExceeded", "current", "using",
+           "get_limit", "set_limit", "parse_assignment", "from_assignments", "check_deadline",
+           "run_with_time_limit", "limit_help"]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import math
+import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
+
+from ..errors import ProgexecError
+from ..limits import LimitError, Limits, from_assignments, limit_help
 
 EXIT_OK = 0
 EXIT_DIVERGENCE = 1
@@ -15,7 +17,7 @@ EXIT_USAGE = 2
 EXIT_INTERNAL = 3
 
 
-class UsageError(Exception):
+class UsageError(ProgexecError):
     """Bad arguments or unusable input: exit 2 with a one-line message."""
 
 
@@ -23,22 +25,6 @@ def internal_error(error: BaseException) -> int:
     print(f"progexec: internal error: {type(error).__name__}: {error} (rerun with --debug for a traceback)",
           file=sys.stderr)
     return EXIT_INTERNAL
-
-
-def json_number(value: Any) -> Any:
-    """A value JSON can carry: finite floats as numbers, inf/nan as strings, bools as yes/no."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if isinstance(value, complex):
-        return repr(value)
-    return value
-
-
-def dumps(record: dict[str, Any]) -> str:
-    """One deterministic JSON line."""
-    return json.dumps(record, ensure_ascii=False, allow_nan=False)
 
 
 def open_output(path: str | None) -> TextIO:
@@ -53,23 +39,52 @@ def open_output(path: str | None) -> TextIO:
 
 
 class Progress:
-    """A progress line on stderr for long batches (only when stderr is a terminal or forced)."""
+    """Count, rate and ETA on stderr for long work: only on a terminal (or when forced), never when piped."""
 
-    def __init__(self, total: int, label: str, enabled: bool | None = None) -> None:
+    def __init__(self, total: int | None, label: str, enabled: bool | None = None) -> None:
         self.total, self.label = total, label
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.started = time.monotonic()
         self.last = 0.0
+        self.done = 0
 
     def update(self, done: int) -> None:
+        self.done = done
         if not self.enabled:
             return
         now = time.monotonic()
-        if now - self.last < 0.2 and done < self.total:
+        if now - self.last < 0.2 and done != self.total:
             return
         self.last = now
-        print(f"\r{self.label}: {done}/{self.total} ({now - self.started:.1f}s)", end="", file=sys.stderr)
+        elapsed = max(now - self.started, 1e-9)
+        rate = done / elapsed
+        if self.total:
+            eta = (self.total - done) / rate if rate > 0 else 0.0
+            text = f"{self.label}: {done}/{self.total} ({rate:,.0f}/s, ETA {eta:.0f}s)"
+        else:
+            text = f"{self.label}: {done} ({rate:,.0f}/s, {elapsed:.0f}s)"
+        print(f"\r{text}\033[K", end="", file=sys.stderr, flush=True)
 
     def close(self) -> None:
-        if self.enabled:
+        if self.enabled and self.last:
             print(file=sys.stderr)
+
+
+def add_batch_options(parser: argparse.ArgumentParser) -> None:
+    """The options every batch command shares: ``--limit`` and ``--no-progress``."""
+    parser.add_argument("--limit", action="append", metavar="NAME=VALUE", help=limit_help())
+    parser.add_argument("--no-progress", action="store_true", help="no progress line on stderr (it shows only "
+                        "on a terminal anyway)")
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The Limits of a command's ``--limit`` options (exit 2 with the bound named when one is bad)."""
+    try:
+        return from_assignments(getattr(args, "limit", None))
+    except LimitError as error:
+        raise UsageError(str(error)) from None
+
+
+def progress_for(args: argparse.Namespace, total: int | None, label: str) -> Progress:
+    """A Progress line honouring ``--no-progress``."""
+    return Progress(total, label, False if getattr(args, "no_progress", False) else None)

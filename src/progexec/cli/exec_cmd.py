@@ -1,82 +1,99 @@
-"""``progexec exec [INPUT]``: run every program of a file (or the embedded corpus), one JSON line each."""
+"""``progexec exec [INPUT ...]``: run every program of the inputs (or an embedded corpus), one JSON line each."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections import Counter
-from pathlib import Path
+from collections.abc import Iterator
 
-from ..batch import result_record, run_items
-from ..corpus import convfinqa_items, finqa_items
-from ..inputs import InputError, Item, load_items
-from ..limits import LimitError, apply_limit_options, limit_help
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, dumps, open_output
+from ..corpus import CORPUS_NAMES
+from ..interp.run import Execution
+from ..items import Item
+from ..readers import InputError, read
+from ..records import dumps, execution_record
+from ..runner import execute_all
+from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output, progress_for
 
 NAME = "exec"
 HELP = "execute a batch of programs (FinQA / ConvFinQA / MathQA / JSON Lines) and write one JSON line per program"
+EXIT_CODES = "exit codes: 0 every item with a gold answer matches it, 1 some do not, 2 usage or input error"
+
+_CORPORA = {"finqa": ("finqa",), "convfinqa": ("convfinqa",), "mathqa": ("mathqa:test",),
+            "all": ("finqa", "convfinqa")}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", nargs="?", help="input file (.json, .jsonl, .gz); default: the embedded corpus")
-    parser.add_argument("--corpus", choices=("finqa", "convfinqa", "all"), default="finqa",
+    parser.add_argument("inputs", nargs="*", metavar="INPUT",
+                        help="input files (.json, .jsonl, .gz), - for standard input, or an embedded corpus ("
+                             + ", ".join(CORPUS_NAMES) + "); default: the embedded FinQA corpus")
+    parser.add_argument("--corpus", choices=tuple(_CORPORA), default="finqa",
                         help="embedded corpus to run when no INPUT is given (default finqa)")
     parser.add_argument("--out", metavar="FILE", help="write JSON Lines here instead of standard output")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
-    parser.add_argument("--limit", action="append", metavar="NAME=VALUE", help=limit_help())
+    add_batch_options(parser)
 
 
-def load_batch(path: str | None, corpus: str) -> list[Item]:
-    """Items from a file, or from the embedded corpus."""
-    if path is None:
-        items: list[Item] = []
-        if corpus in ("finqa", "all"):
-            items += finqa_items()
-        if corpus in ("convfinqa", "all"):
-            items += convfinqa_items()
-        return items
-    try:
-        return load_items(Path(path))
-    except InputError as error:
-        raise UsageError(str(error)) from None
+def stream_items(sources: list[str]) -> Iterator[Item]:
+    """The Items of every source in turn; a source that cannot be read is a usage error naming it."""
+    for source in sources:
+        try:
+            yield from read(source)
+        except InputError as error:
+            raise UsageError(str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        apply_limit_options(args.limit)
-    except LimitError as error:
-        raise UsageError(str(error)) from None
-    if args.input is not None:  # a MathQA file goes to the MathQA executor (progexec.mathqa)
-        from ..mathqa.batch import exec_mathqa, sniff_mathqa
-
-        records = sniff_mathqa(Path(args.input))
-        if records is not None:
-            out = open_output(args.out)
-            try:
-                exec_mathqa(records, out, args.quiet)
-            finally:
-                if out is not sys.stdout:
-                    out.close()
-            return EXIT_OK
-    items = load_batch(args.input, args.corpus)
-    statuses: Counter[str] = Counter()
-    with_gold = matched = 0
-    progress = Progress(len(items), "exec")
+    limits = limits_from(args)
+    sources = list(args.inputs) or list(_CORPORA[args.corpus])
+    tally = Tally()
+    progress = progress_for(args, None, "exec")
     out = open_output(args.out)
     try:
-        for done, result in enumerate(run_items(items), start=1):
-            out.write(dumps(result_record(result)) + "\n")
-            statuses[result.execution.status.label] += 1
-            if result.match is not None:
-                with_gold += 1
-                matched += bool(result.match)
-            progress.update(done)
+        for execution in execute_all(stream_items(sources), limits):
+            out.write(dumps(execution_record(execution)) + "\n")
+            tally.add(execution)
+            progress.update(tally.total)
     finally:
         progress.close()
         if out is not sys.stdout:
             out.close()
     if not args.quiet:
-        by_status = ", ".join(f"{name} {count}" for name, count in sorted(statuses.items()))
-        print(f"exec: {len(items)} programs ({by_status}); {matched}/{with_gold} match their gold answer",
-              file=sys.stderr)
-    return EXIT_OK if matched == with_gold else EXIT_DIVERGENCE
+        for line in tally.summary():
+            print(f"exec: {line}", file=sys.stderr)
+    return EXIT_OK if tally.matched == tally.with_gold else EXIT_DIVERGENCE
+
+
+class Tally:
+    """The counts behind exec's summary: statuses, gold matches (FinQA family), MathQA option matches."""
+
+    def __init__(self) -> None:
+        self.statuses: Counter[str] = Counter()
+        self.mathqa: Counter[str] = Counter()
+        self.total = self.with_gold = self.matched = 0
+        self.mathqa_within = self.mathqa_selected = 0
+
+    def add(self, execution: Execution) -> None:
+        self.total += 1
+        result = execution.mathqa
+        if result is not None:  # MathQA: a dataset-quality count, not a divergence of the semantics
+            self.mathqa[execution.status.label] += 1
+            self.mathqa_within += bool(result.match)
+            self.mathqa_selected += result.option is not None and result.option == result.correct
+            return
+        self.statuses[execution.status.label] += 1
+        if execution.match is not None:
+            self.with_gold += 1
+            self.matched += execution.match
+
+    def summary(self) -> list[str]:
+        lines = []
+        if self.statuses or not self.mathqa:
+            by_status = ", ".join(f"{name} {count}" for name, count in sorted(self.statuses.items()))
+            lines.append(f"{sum(self.statuses.values())} programs ({by_status}); "
+                         f"{self.matched}/{self.with_gold} match their gold answer")
+        if self.mathqa:
+            by_status = ", ".join(f"{name} {count}" for name, count in sorted(self.mathqa.items()))
+            lines.append(f"{sum(self.mathqa.values())} MathQA problems ({by_status}); {self.mathqa_within} within 1% "
+                         f"of the correct option; {self.mathqa_selected} select the correct option")
+        return lines

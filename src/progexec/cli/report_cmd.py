@@ -7,47 +7,45 @@ import json
 import sys
 from pathlib import Path
 
-from ..corpus import finqa_items
-from ..inputs import InputError, Item, load_items
+from ..limits import using
+from ..readers import InputError
 from ..report import build_report
 from ..report import html_report, json_report, markdown
-from ..limits import LimitError, apply_limit_options, limit_help
-from .common import EXIT_OK, Progress, UsageError
+from .common import EXIT_OK, UsageError, add_batch_options, limits_from, progress_for
+from .exec_cmd import stream_items
 
 NAME = "report"
 HELP = "classify every program against the exact oracle and the named rounders; write JSON, Markdown, HTML"
+EXIT_CODES = "exit codes: 0 report written, 2 usage or input error"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("inputs", nargs="*", metavar="INPUT",
-                        help="input files (same formats as exec); default: the embedded FinQA corpus, all splits")
+                        help="inputs as for exec (files, -, embedded corpus names); default: the embedded "
+                             "FinQA corpus, all splits")
     parser.add_argument("--out", metavar="DIR", default="reports",
                         help="directory for report.json, report.md, report.html (default: reports/)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    parser.add_argument("--limit", action="append", metavar="NAME=VALUE", help=limit_help())
+    add_batch_options(parser)
 
 
-def _load(paths: list[str]) -> tuple[list[Item], str]:
+def _source(paths: list[str]) -> str:
     if not paths:
-        return list(finqa_items()), "the embedded FinQA corpus (test, dev, train)"
-    items: list[Item] = []
-    for path in paths:
-        try:
-            items += load_items(Path(path))
-        except InputError as error:
-            raise UsageError(str(error)) from None
-    return items, ", ".join(Path(path).name for path in paths)
+        return "the embedded FinQA corpus (test, dev, train)"
+    return ", ".join(Path(path).name if path not in ("-",) else "standard input" for path in paths)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        apply_limit_options(args.limit)
-    except LimitError as error:
-        raise UsageError(str(error)) from None
-    items, source = _load(args.inputs)
-    progress = Progress(len(items), "report")
-    report = build_report(items, source, progress.update)
-    progress.close()
+    limits = limits_from(args)
+    sources = list(args.inputs) or ["finqa"]
+    progress = progress_for(args, None, "report")
+    with using(limits):
+        try:
+            report = build_report(stream_items(sources), _source(args.inputs), progress.update, limits)
+        except InputError as error:
+            raise UsageError(str(error)) from None
+        finally:
+            progress.close()
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -11,13 +11,18 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from ..limits import using
+from ..records import dumps, json_value
 from ..score import (FORMAT_VERSION, SCORERS, ScoreInputError, ScoreReport, disagreements, load_gold,
                      load_predictions, resolve_scorers, score_predictions)
 from ..score.loading import CORPUS_NAMES
-from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, dumps, json_number, open_output
+from ..score.runner import check_inputs
+from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output
 
 NAME = "score"
 HELP = "score predictions against gold: official execution/program accuracy and peer scorers"
+EXIT_CODES = ("exit codes: 0 scored, 1 scored but the official script would have aborted on some item, "
+              "2 usage or input error (no usable prediction, no shared id, swapped files)")
 
 DENOMINATOR = "predictions whose id is in the gold, repeated ids counted (the official loop's len(data))"
 
@@ -35,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--items", metavar="FILE", help="write one JSON line per item (why each was (not) counted)")
     parser.add_argument("--compare", action="store_true",
                         help="show, per pair of scorers, how many items they disagree on, with examples")
+    add_batch_options(parser)
 
 
 def report_record(report: ScoreReport, compare: bool) -> dict[str, Any]:
@@ -72,7 +78,7 @@ def item_records(report: ScoreReport) -> list[dict[str, Any]]:
     for item in report.items:
         records.append({
             "id": item.id, "position": item.position, "status": "scored",
-            "gold": json_number(item.gold_value), "value": json_number(item.official_value),
+            "gold": json_value(item.gold_value), "value": json_value(item.official_value),
             "would_abort": item.would_abort, "decided_by": item.decided_by,
             "scorers": {name: {"execution": verdict.execution, "program": verdict.program,
                                "execution_why": verdict.execution_why, "program_why": verdict.program_why,
@@ -125,14 +131,15 @@ def run(args: argparse.Namespace) -> int:
         names = resolve_scorers(args.scorer)
     except KeyError as error:
         raise UsageError(f"unknown scorer {error.args[0]!r}; choose from {', '.join(SCORERS)} or all") from None
-    try:
-        gold = load_gold(args.gold)
-        predictions = load_predictions(args.pred)
-    except ScoreInputError as error:
-        raise UsageError(str(error)) from None
-    if not gold:
-        raise UsageError(f"{args.gold}: no gold items")
-    report = score_predictions(gold, predictions, names, args.gold, args.pred)
+    limits = limits_from(args)
+    with using(limits):
+        try:
+            gold = load_gold(args.gold)
+            predictions = load_predictions(args.pred)
+            check_inputs(gold, predictions, names, args.gold, args.pred)
+        except ScoreInputError as error:
+            raise UsageError(str(error)) from None
+        report = score_predictions(gold, predictions, names, args.gold, args.pred)
     if args.items:
         out = open_output(args.items)
         try:

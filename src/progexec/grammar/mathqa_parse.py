@@ -20,7 +20,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
 
 from .nodes import Arg, Input, Num, Program, Ref, Step
-from .parse import MAX_PROGRAM_CHARS, ProgramSyntaxError, syntax_error_from
+from .parse import ProgramSyntaxError, check_program_length, syntax_error_from
 
 __all__ = ["parse_linear", "parse_annotated", "parse_mathqa", "ProgramSyntaxError"]
 
@@ -92,9 +92,7 @@ def _parser() -> Lark:
 
 
 def _parse(text: str, start: str) -> Program:
-    if len(text) > MAX_PROGRAM_CHARS:
-        raise ProgramSyntaxError(
-            f"program is {len(text)} characters long, over the limit of {MAX_PROGRAM_CHARS}", text, 1, 1)
+    check_program_length(text)
     if not text.strip():
         raise ProgramSyntaxError("the program is empty", text, 1, 1)
     try:

@@ -17,14 +17,16 @@ from importlib import resources
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from ..errors import ProgexecError
+from ..limits import DEFAULT_LIMITS, current
 from .nodes import Num, Program, Step
 from .tokens import ALL_OPS, TokenFormError, is_official_op, official_tokenize, parse_tokens, step_from_parts
 
-MAX_PROGRAM_CHARS = 100_000
-"""Longest program text accepted; longer input is refused before parsing (bounded work)."""
+MAX_PROGRAM_CHARS = DEFAULT_LIMITS.max_program_chars
+"""The default longest program text; the bound in force is ``limits.current().max_program_chars``."""
 
 
-class ProgramSyntaxError(ValueError):
+class ProgramSyntaxError(ProgexecError, ValueError):
     """Malformed program text, with the position and a caret excerpt."""
 
     def __init__(self, message: str, text: str, line: int, column: int) -> None:
@@ -124,15 +126,21 @@ def _fast_parse(text: str) -> Program | None:
     return Program(tuple(steps))
 
 
+def check_program_length(text: str) -> None:
+    """Refuse text over ``max_program_chars`` before any parsing (bounded work, both grammars)."""
+    bound = current().max_program_chars
+    if len(text) > bound:
+        raise ProgramTooLongError(
+            f"program is {len(text)} characters long, over the limit of {bound} (max_program_chars)", text[:200], 1, 1)
+
+
 def parse_program(text: str) -> Program:
     """Parse program text into a Program; raise ProgramSyntaxError when it is malformed.
 
     A program the grammar accepts but the official tokenizer would reject comes
     back with ``official_invalid=True`` and a note saying why.
     """
-    if len(text) > MAX_PROGRAM_CHARS:
-        raise ProgramTooLongError(
-            f"program is {len(text)} characters long, over the limit of {MAX_PROGRAM_CHARS}", text[:200], 1, 1)
+    check_program_length(text)
     fast = _fast_parse(text)
     if fast is not None:
         return fast

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, NoReturn, TypeVar, Union, cast
 
 from ..grammar.nodes import Arg, Input, Program, Ref, Row, Step
+from ..limits import DEFAULT_LIMITS, check_deadline, current
 from .arithmetic import Arithmetic, Refusal
 from .ops import FINQA_OPS, OpSpec, OpTable
 from .status import Status
@@ -19,11 +20,8 @@ from .table import Table, clean_cell, first_empty_row, row_index
 
 V = TypeVar("V")
 
-MAX_STEPS = 10_000
-"""Longest program (in steps) the interpreter runs; longer ones are refused with LIMIT_EXCEEDED."""
-
-MAX_LITERAL_CHARS = 400
-"""Longest literal (or table cell) the interpreter reads; longer ones are refused with LIMIT_EXCEEDED."""
+MAX_STEPS = DEFAULT_LIMITS.max_steps
+"""The default most steps; the bound in force is ``limits.current().max_steps``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +97,11 @@ def _number(arith: Arithmetic[V], arg: Arg, results: list[Any], step: int, posit
         raise _Stop(Status.BAD_ARG_KIND, f"a number is needed, not the row name {arg.name!r}", step, position)
     else:
         text = arg.text
-    if len(text) > MAX_LITERAL_CHARS:
+    bound = current().max_literal_chars
+    if len(text) > bound:
         raise _Stop(Status.LIMIT_EXCEEDED,
-                    f"a literal of {len(text)} characters is over the limit of {MAX_LITERAL_CHARS}", step, position)
+                    f"a literal of {len(text)} characters is over the limit of {bound} (max_literal_chars)",
+                    step, position)
     try:
         return arith.literal(text)
     except Refusal as refusal:
@@ -133,10 +133,11 @@ def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int,
     if not cells:
         raise _Stop(Status.EMPTY_ROW, f"table row {arg.name!r} has no cells", step, 1)
     values: list[V] = []
+    bound = current().max_literal_chars
     for index, cell in enumerate(cells):
-        if len(cell) > MAX_LITERAL_CHARS:
+        if len(cell) > bound:
             raise _Stop(Status.LIMIT_EXCEEDED, f"cell {index + 1} of row {arg.name!r} is over "
-                        f"{MAX_LITERAL_CHARS} characters", step, 1)
+                        f"{bound} characters (max_literal_chars)", step, 1)
         try:
             values.append(arith.literal(clean_cell(cell)))
         except Refusal as refusal:
@@ -186,7 +187,7 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
     ``ops`` selects the DSL (FinQA by default); ``inputs`` binds MathQA's ``nK`` to number texts.
     """
     if program.bare is not None:
-        if len(program.bare.text) > MAX_LITERAL_CHARS:
+        if len(program.bare.text) > current().max_literal_chars:
             return Outcome(Status.LIMIT_EXCEEDED, step=0, arg=1,
                            message=f"a literal of {len(program.bare.text)} characters is over the limit")
         try:
@@ -197,14 +198,15 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
     if not program.steps:
         return Outcome(Status.NO_STEPS, message="the program has no steps")
     if max_steps is None:
-        max_steps = MAX_STEPS  # read at call time, so progexec.limits can change it
+        max_steps = current().max_steps
     if len(program.steps) > max_steps:
         return Outcome(Status.LIMIT_EXCEEDED,
-                       message=f"the program has {len(program.steps)} steps, over the limit of {max_steps}")
+                       message=f"the program has {len(program.steps)} steps, over the limit of {max_steps} (max_steps)")
     results: list[Any] = []
     cache: dict[str, Any] = {}
     try:
         for index, step in enumerate(program.steps):
+            check_deadline()
             results.append(_apply(arithmetic, step, index, results, table, ops, inputs, cache))
     except _Stop as stop:
         return Outcome(stop.status, results=tuple(results), step=stop.step, arg=stop.arg, message=stop.message)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .arithmetic import official_str_to_num
+from .arithmetic import official_str_to_num, sum_left_to_right
 from .table import Table, clean_cell
 from ..grammar.tokens import ALL_OPS as OFFICIAL_OPS
 
@@ -123,9 +123,9 @@ def _verdict(tokens: list[str], table: Table | None, dialect: str) -> OfficialVe
             elif op == "table_min":
                 result = min(row)
             elif op == "table_sum":
-                result = sum(row)
+                result = sum_left_to_right(row)
             elif op == "table_average":
-                result = sum(row) / len(row)
+                result = sum_left_to_right(row) / len(row)
             results[index] = result
     if isinstance(result, str) and result in ("yes", "no", "n/a"):
         return OfficialVerdict(True, None if result == "n/a" else result)

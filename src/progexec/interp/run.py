@@ -4,8 +4,10 @@ say what the official evaluator would have answered.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..grammar.nodes import Program
 from ..grammar.parse import ProgramSyntaxError, ProgramTooLongError, parse_program, parse_token_list
@@ -16,18 +18,46 @@ from .official import OfficialVerdict, official_verdict
 from .status import Status
 from .table import Table
 
+if TYPE_CHECKING:
+    from ..items import Item
+    from ..mathqa.execute import MathQAResult
+
 DIALECTS = ("finqa", "convfinqa")
 _ARITHMETICS = {"finqa": Float64("const"), "convfinqa": Float64("const_")}
 
 
+class MatchReason(enum.Enum):
+    """Why an item's answer does (not) match its gold answer, under the one, official, definition."""
+
+    MATCH = ("match", "the official answer equals the gold answer")
+    NO_GOLD = ("no_gold", "the item has no gold answer")
+    GOLD_NOT_FINITE = ("gold_not_finite", "the gold answer is NaN or infinite, which no answer equals")
+    OFFICIAL_INVALID = ("official_invalid", "the official evaluator calls the program invalid")
+    VALUE_DIFFERS = ("value_differs", "the official answer differs from the gold answer")
+    NO_CORRECT_OPTION = ("no_correct_option", "the correct MathQA option has no number to compare with")
+    NOT_WITHIN_OPTION = ("not_within_option", "the value is not within 1% of the correct MathQA option")
+
+    def __init__(self, label: str, text: str) -> None:
+        self.label = label
+        self.text = text
+
+
 @dataclass(frozen=True, slots=True)
 class Execution:
-    """A program's float64 outcome under the contract, and the official evaluator's verdict."""
+    """What running one program gave: the float64 outcome under the contract, the official evaluator's
+    verdict and, for a batch item, whether it matches the gold answer (``match`` None: no gold).
+
+    ``progexec.run`` fills the program fields; ``progexec.runner.execute`` also the item and the match.
+    """
 
     program: Program | None
     outcome: Outcome[float]
     official: OfficialVerdict
     error: ProgramSyntaxError | None = None
+    item: Item | None = None
+    match: bool | None = None
+    reason: MatchReason = MatchReason.NO_GOLD
+    mathqa: MathQAResult | None = None
 
     @property
     def status(self) -> Status:

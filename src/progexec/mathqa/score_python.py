@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..inputs import InputError, read_text
+from ..errors import ProgexecError
+from ..readers import InputError, read_records as shared_records
 from .sandbox import SandboxLimits, SnippetResult, run_snippets
 
 DEFAULT_REL_TOL = 1e-4
@@ -30,7 +31,7 @@ ABS_TOL = 1e-9
 FORMAT_VERSION = 1
 
 
-class ScoreInputError(ValueError):
+class ScoreInputError(ProgexecError, ValueError):
     """A gold or prediction file that cannot be used."""
 
 
@@ -89,23 +90,18 @@ def _json_float(value: float | None) -> float | str | None:
 
 
 def read_records(path: Path) -> list[Any]:
-    """A JSON list or JSON Lines file as a list of records (``.gz`` read transparently)."""
+    """A JSON list or JSON Lines file as a list of records, through the shared readers (``.gz``, ``-``,
+    lines split on ``\n`` only, so U+2028 inside a string is kept)."""
+    records = []
     try:
-        text = read_text(path)
+        for record in shared_records(path):
+            if record.error is not None:
+                raise ScoreInputError(f"{path}: {record.error}")
+            records.append(record.value)
     except InputError as error:
         raise ScoreInputError(str(error)) from None
-    try:
-        data = json.loads(text)
-        return data if isinstance(data, list) else [data]
-    except json.JSONDecodeError:
-        pass
-    records = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                raise ScoreInputError(f"{path}: line {number} is not JSON ({error.msg})") from None
+    if len(records) == 1 and isinstance(records[0], list):
+        return list(records[0])
     return records
 
 

@@ -17,7 +17,8 @@ from typing import Any
 
 from ..grammar.nodes import Program
 from ..interp.evaluate import Outcome, evaluate
-from ..interp.run import float64
+from ..interp.run import Execution, execute_program, float64
+from ..items import Item
 from ..interp.status import Status
 from ..interp.table import Table
 from .reference import ExactAnswer, exact_answer
@@ -171,11 +172,42 @@ def _apply_rounder(name: str, raw: float) -> float | None:
 def analyze(item_id: str, program: Program, table: Table | None, gold: float | str | None = None,
             has_gold: bool = False, dialect: str = "finqa") -> Analysis:
     """Classify one parsed program: every rounder, the oracle in both readings, the findings."""
+    from ..runner import gold_match
+
+    item = Item(item_id, program.to_text(), table, gold, has_gold, dialect)
+    run = execute_program(program, table, dialect)
+    match, reason = gold_match(run.official, item)
+    return analyze_execution(Execution(program, run.outcome, run.official, None, item, match, reason))
+
+
+def _gold_finding(execution: Execution) -> list[Finding]:
+    """GOLD_MISMATCH exactly when the runner's one gold match says False (refused programs included)."""
+    item = execution.item
+    if execution.match is not False or item is None:
+        return []
+    official = execution.official.value if execution.official.valid else None
+    shown = "invalid" if not execution.official.valid else _show(_as_answer(official))
+    return [Finding(FindingKind.GOLD_MISMATCH, _details(gold=_show(item.gold), official=shown))]
+
+
+def _as_answer(value: Any) -> Any:
+    return value == "yes" if value in ("yes", "no") else value
+
+
+def analyze_execution(execution: Execution) -> Analysis:
+    """Classify one executed item (the runner's Execution): every rounder, the oracle in both readings,
+    the findings. The float64 outcome and the gold match are read from the Execution, not recomputed."""
+    item = execution.item
+    assert item is not None
+    item_id, gold, has_gold, dialect, table = item.id, item.gold, item.has_gold, item.dialect, item.table
+    program = execution.program
+    outcome = execution.outcome
+    text = program.to_text() if program is not None else item.program_text
+    if not outcome.present or program is None or dialect == "mathqa":
+        official_value = outcome.value if outcome.present else None
+        return Analysis(item_id, text, outcome.status, official_value, None, gold, has_gold,
+                        findings=tuple(_gold_finding(execution)), message=outcome.message)
     const_marker = "const_" if dialect == "convfinqa" else "const"
-    outcome: Outcome[float] = evaluate(program, float64(dialect), table)
-    text = program.to_text()
-    if not outcome.present:
-        return Analysis(item_id, text, outcome.status, None, None, gold, has_gold, message=outcome.message)
     official = outcome.value
     assert official is not None
     raw = outcome.raw if not isinstance(outcome.raw, bool) else None
@@ -213,10 +245,7 @@ def analyze(item_id: str, program: Program, table: Table | None, gold: float | s
     difference = _float_vs_decimal(official, decimal, exact_float)
     if difference is not None:
         findings.append(difference)
-    if has_gold:
-        official_answer: Any = outcome.answer()
-        if official_answer != gold:
-            findings.append(Finding(FindingKind.GOLD_MISMATCH, _details(gold=_show(gold), official=_show(official_answer))))
+    findings.extend(_gold_finding(execution))
     findings.sort(key=lambda finding: list(FindingKind).index(finding.kind))
     return Analysis(item_id, text, outcome.status, official, raw, gold, has_gold, answers, decimal, exact_float,
                     tuple(findings), ulps)

@@ -20,17 +20,18 @@ from fractions import Fraction
 
 from ..interp.arithmetic import Refusal, official_str_to_num
 from ..interp.status import Status
+from ..limits import DEFAULT_LIMITS, current
 
-MAX_EXACT_BITS = 20_000
+MAX_EXACT_BITS = DEFAULT_LIMITS.max_exact_bits
 """Largest numerator/denominator (in bits) a power may produce exactly; beyond it, approximate."""
 
-MAX_EXACT_WORK = 2 * 10**9
+MAX_EXACT_WORK = DEFAULT_LIMITS.max_exact_work
 """Budget for one exact run, in bits squared summed over every result (Fraction arithmetic costs about
 the square of the operand size: a gcd per operation). Long chains of long decimals (``multiply`` of
 40-digit literals, thousands of steps) would otherwise grow numerators without bound; past the
 budget, or past MAX_EXACT_BITS for any one value, the oracle switches to interval arithmetic."""
 
-MAX_ROOT_DEGREE = 64
+MAX_ROOT_DEGREE = DEFAULT_LIMITS.max_root_degree
 """Largest root degree tried when looking for an exact rational power (``exp(4, 0.5)`` is 2)."""
 
 READINGS = ("decimal", "float")
@@ -99,7 +100,7 @@ def _integer_root(value: int, degree: int) -> int | None:
 
 def _too_big(base: Fraction, exponent: int) -> bool:
     bits = max(base.numerator.bit_length(), base.denominator.bit_length()) * abs(exponent)
-    return bits > MAX_EXACT_BITS
+    return bits > current().max_exact_bits
 
 
 class Exact:
@@ -119,12 +120,14 @@ class Exact:
         """Charge ``value`` to the work budget; switch to intervals when it or the budget is too large."""
         bits = max(value.numerator.bit_length(), value.denominator.bit_length())
         self.work += bits * bits
-        if bits > MAX_EXACT_BITS:
+        limits = current()
+        if bits > limits.max_exact_bits:
             self.too_large = True
-            return self._approximate(f"an exact intermediate of {bits} bits is over the limit of {MAX_EXACT_BITS}")
-        if self.work > MAX_EXACT_WORK:
+            return self._approximate(f"an exact intermediate of {bits} bits is over the limit of {limits.max_exact_bits}")
+        if self.work > limits.max_exact_work:
             self.too_large = True
-            return self._approximate(f"the exact computation is over its work budget ({MAX_EXACT_WORK} bits squared)")
+            return self._approximate(
+                f"the exact computation is over its work budget ({limits.max_exact_work} bits squared)")
         return value
 
     def literal(self, text: str) -> Fraction:
@@ -167,7 +170,7 @@ class Exact:
         if a < 0:
             raise Refusal(Status.NON_REAL_RESULT, "a negative base to a fractional power is not real")
         degree = b.denominator
-        if degree <= MAX_ROOT_DEGREE:
+        if degree <= current().max_root_degree:
             top, bottom = _integer_root(a.numerator, degree), _integer_root(a.denominator, degree)
             if top is not None and bottom is not None:
                 root = Fraction(top, bottom)

@@ -9,23 +9,21 @@ when it cannot be decided within :data:`MAX_PRECISION_BITS`.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+import threading
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, NoReturn
 
 from mpmath import iv
 
+from ..limits import current
+
 from ..interp.arithmetic import Refusal
 from ..interp.status import Status
 from .exact import Exact
 
-PRECISIONS = (128, 512, 2048)
-"""Precisions (bits) tried in turn."""
-
-MAX_PRECISION_BITS = PRECISIONS[-1]
-
-MAX_EXPONENT = 10**12
-"""Largest |integer exponent| taken to an interval power (repeated squaring: about 40 steps)."""
+_PRECISION_LOCK = threading.RLock()
+"""mpmath's ``iv`` context is one object per process: one thread at a time may set its precision."""
 
 
 class Undecided(Refusal):
@@ -37,13 +35,15 @@ class Undecided(Refusal):
 
 @contextmanager
 def precision(bits: int) -> Iterator[None]:
-    """Set mpmath's interval precision for the block (mpmath keeps it per context, not per call)."""
-    saved = iv.prec
-    iv.prec = bits
-    try:
-        yield
-    finally:
-        iv.prec = saved
+    """Set mpmath's interval precision for the block, restored after it; the block holds the process-wide
+    precision lock, since mpmath keeps the precision on its one ``iv`` context, not per call or thread."""
+    with _PRECISION_LOCK:
+        saved = iv.prec
+        iv.prec = bits
+        try:
+            yield
+        finally:
+            iv.prec = saved
 
 
 def endpoints(value: Any) -> tuple[Fraction, Fraction]:
@@ -95,7 +95,7 @@ class Interval:
         a_low, a_high = endpoints(a)
         if b_low == b_high and b_low.denominator == 1:
             exponent = int(b_low)
-            if abs(exponent) > MAX_EXPONENT:
+            if abs(exponent) > current().max_interval_exponent:
                 self._undecided(f"the exponent {exponent} is beyond the interval limit")
             if exponent < 0 and a_low <= 0 <= a_high:
                 self._undecided("a negative power of an enclosure containing zero")

@@ -15,7 +15,7 @@ from ..interp.evaluate import evaluate
 from ..interp.status import Status
 from ..interp.table import Table
 from .exact import Exact
-from . import interval as _interval
+from ..limits import current
 from .interval import Interval, endpoints, precision
 
 
@@ -75,7 +75,7 @@ def exact_answer(program: Program, table: Table | None = None, reading: str = "d
     if not arithmetic.approximation_needed:
         return ExactAnswer(reading, outcome.status, message=outcome.message)
     message = outcome.message
-    precisions = _interval.PRECISIONS  # read at call time, so progexec.limits can change it
+    precisions = current().interval_precisions
     for bits in precisions:
         interval = Interval(reading, const_marker)
         with precision(bits):

@@ -6,15 +6,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..grammar.parse import ProgramSyntaxError, parse_program, parse_token_list
-from ..batch import warm_up
-from ..inputs import Item
 from ..interp.status import Status
-from ..limits import ItemTimeLimitExceeded, run_with_time_limit
-from ..oracle.classify import ALL_VARIANTS, Analysis, FindingKind, analyze
+from ..items import Item
+from ..limits import Limits
+from ..records import FORMAT_VERSION
+from ..oracle.classify import ALL_VARIANTS, Analysis, FindingKind, analyze_execution
+from ..runner import bounded, execute_unbounded, limit_exceeded, prepare
 
-FORMAT_VERSION = 1
-"""Bumped whenever a field of report.json changes meaning or disappears."""
 
 
 @dataclass(slots=True)
@@ -55,48 +53,27 @@ class Report:
 
     def gold_summary(self) -> dict[str, int]:
         with_gold = [a for a in self.analyses if a.has_gold]
-        mismatching = sum(1 for a in with_gold if FindingKind.GOLD_MISMATCH in a.kinds or a.status is not Status.OK)
+        mismatching = sum(1 for a in with_gold if FindingKind.GOLD_MISMATCH in a.kinds)
         return {"with_gold": len(with_gold), "matching": len(with_gold) - mismatching, "mismatching": mismatching}
 
 
-def analyze_item(item: Item) -> Analysis:
-    """Parse and classify one batch item; bad input and syntax errors become refused analyses."""
-    text = item.program if isinstance(item.program, str) else " ".join(item.program or [])
-    if item.error is not None or item.program is None:
-        return Analysis(item.id, text, Status.BAD_INPUT, None, None, item.gold, item.has_gold,
-                        message=item.error or "the item has no program")
-    try:
-        program = parse_program(item.program) if isinstance(item.program, str) else parse_token_list(item.program)
-    except ProgramSyntaxError as error:
-        return Analysis(item.id, text, Status.SYNTAX_ERROR, None, None, item.gold, item.has_gold,
-                        message=error.message)
-    try:
-        return analyze(item.id, program, item.table, item.gold, item.has_gold, item.dialect)
-    except RecursionError:
-        return Analysis(item.id, text, Status.LIMIT_EXCEEDED, None, None, item.gold, item.has_gold,
-                        message="the program is nested too deeply to analyse")
+def analyze_item(item: Item, limits: Limits | None = None) -> Analysis:
+    """Execute one item through the runner and classify it, under the item's bounds; an item stopped
+    by a bound (or out of memory) is kept, as a LIMIT_EXCEEDED analysis."""
+
+    def stopped(message: str) -> Analysis:
+        return analyze_execution(limit_exceeded(item, message))
+
+    return bounded(item, lambda: analyze_execution(execute_unbounded(item)), stopped, limits)
 
 
-def analyze_item_limited(item: Item) -> Analysis:
-    """:func:`analyze_item` under the per-item wall-clock limit; an item over it (or out of memory)
-    is kept, as a LIMIT_EXCEEDED analysis."""
-    try:
-        return run_with_time_limit(lambda: analyze_item(item))
-    except ItemTimeLimitExceeded as error:
-        message = str(error)
-    except MemoryError:
-        message = "the item needs more memory than is available"
-    text = item.program if isinstance(item.program, str) else " ".join(item.program or [])
-    return Analysis(item.id, text, Status.LIMIT_EXCEEDED, None, None, item.gold, item.has_gold, message=message)
-
-
-def build_report(items: Iterable[Item], source: str,
-                 progress: Callable[[int], None] | None = None) -> Report:
+def build_report(items: Iterable[Item], source: str, progress: Callable[[int], None] | None = None,
+                 limits: Limits | None = None) -> Report:
     """Analyse every item, in order."""
     report = Report(source)
-    warm_up()  # the parser and oracle caches are built outside the first item's clock
+    prepare()  # the parsers and oracle modules are ready before the first item's clock starts
     for done, item in enumerate(items, start=1):
-        report.analyses.append(analyze_item_limited(item))
+        report.analyses.append(analyze_item(item, limits))
         if progress is not None:
             progress(done)
     return report

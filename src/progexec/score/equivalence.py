@@ -31,13 +31,14 @@ are reported as ``GOLD_ERROR`` instead of raised.
 from __future__ import annotations
 
 import enum
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from ..grammar.tokens import ALL_OPS
-from ..limits import ItemTimeLimitExceeded, run_with_time_limit
+from ..limits import DEFAULT_LIMITS, ItemTimeLimitExceeded, check_deadline, current, run_with_time_limit
 from .shortcuts import EXP, GREATER, Expr, canonical_key, degenerate, differ_at_points, differ_by_intervals, has_op, \
     is_plain_relation, top_level_only, truth_differs
 
@@ -170,8 +171,8 @@ def _check_prediction(tokens: Sequence[str], symbols: dict[str, str]) -> dict[in
     return steps
 
 
-MAX_EXPANDED_NODES = 100_000
-"""Largest expression tree built for a prediction. The official ``symbol_recur`` re-expands every
+MAX_EXPANDED_NODES = DEFAULT_LIMITS.max_expanded_nodes
+"""The default largest expression tree built (the bound in force: ``limits.current().max_expanded_nodes``). The official ``symbol_recur`` re-expands every
 reference, so ``add(#0, #0), add(#1, #1), ...`` doubles at each step: such a pair could never finish
 there, and is reported as not equal (why ``expression_too_large``) before any tree is built."""
 
@@ -179,6 +180,7 @@ there, and is reported as not equal (why ``expression_too_large``) before any tr
 def _expanded_size(steps: dict[int, str]) -> int:
     """Node count of the last step's fully expanded tree, by one pass over the steps (capped)."""
     sizes: dict[int, int] = {}
+    cap = current().max_expanded_nodes
     for index in sorted(steps):
         try:
             _, op, arg1, arg2 = _parts(steps[index])
@@ -190,7 +192,7 @@ def _expanded_size(steps: dict[int, str]) -> int:
             for arg in (arg1, arg2):
                 reference = arg.replace("#", "") if "#" in arg else ""
                 total += sizes.get(int(reference), 1) if reference.isdigit() else 1
-        sizes[index] = min(total, MAX_EXPANDED_NODES + 1)
+        sizes[index] = min(total, cap + 1)
     return sizes[max(sizes)] if sizes else 0
 
 
@@ -198,6 +200,7 @@ def _tree(step: str, steps: dict[int, str], symbols: dict[str, str], depth: int 
     """The official ``symbol_recur`` as a tree; raises KeyError/ValueError/IndexError/RecursionError like it."""
     if depth > 200:
         raise RecursionError("reference chain too deep")
+    check_deadline()
     step, op, arg1, arg2 = _parts(step)
     if "table" in op:
         return symbols[step]
@@ -220,12 +223,23 @@ def render(expr: Expr) -> str:
     return f"( {render(left)} {_SYMBOLS[op]} {render(right)} )"
 
 
+_SYMPY_LOCK = threading.Lock()
+"""sympy keeps process-wide caches: one simplify at a time, so threads get the serial answers."""
+
+
+def prepare_symbolic() -> None:
+    """Import sympy (a second or more) before any item's clock starts: an import cut short by the
+    clock would leave sympy half-loaded and turn every later symbolic comparison into an error."""
+    import sympy  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
+
+
 @lru_cache(maxsize=8192)
 def _simplified(text: str) -> Any:
     """``sympy.simplify(text, evaluate=False)`` exactly as the official script calls it, cached."""
-    from sympy import simplify  # type: ignore[import-untyped, unused-ignore]  # imported lazily: most runs never need it
+    from sympy import simplify  # type: ignore[import-untyped, unused-ignore]  # loaded by prepare_symbolic()
 
-    return simplify(text, evaluate=False)
+    with _SYMPY_LOCK:
+        return simplify(text, evaluate=False)
 
 
 SYMPY_CALLS = {"count": 0}
@@ -272,9 +286,10 @@ def _equal_program(gold: Sequence[str], pred: Sequence[str], dialect: str = "fin
     gold_list = _split_steps(gold)
     if not gold_list:
         return ProgramMatch(False, Why.GOLD_ERROR, Decider.RULE, "the gold program has no steps")
-    if _expanded_size(gold_steps) > MAX_EXPANDED_NODES:  # reachable when a peer swaps the arguments
+    cap = current().max_expanded_nodes
+    if _expanded_size(gold_steps) > cap:  # reachable when a peer swaps the arguments
         return ProgramMatch(False, Why.TOO_LARGE, Decider.RULE,
-                            f"the expanded first program has more than {MAX_EXPANDED_NODES} nodes")
+                            f"the expanded first program has more than {cap} nodes (max_expanded_nodes)")
     try:
         gold_tree = _tree(gold_list[-1], gold_steps, symbols)
     except (KeyError, ValueError, IndexError, RecursionError) as error:
@@ -282,9 +297,9 @@ def _equal_program(gold: Sequence[str], pred: Sequence[str], dialect: str = "fin
     pred_list = _split_steps(pred)
     if not pred_list:
         return ProgramMatch(False, Why.NO_STEPS, Decider.RULE, "the prediction has no complete step")
-    if _expanded_size(pred_steps) > MAX_EXPANDED_NODES:
+    if _expanded_size(pred_steps) > cap:
         return ProgramMatch(False, Why.TOO_LARGE, Decider.RULE,
-                            f"the expanded expression has more than {MAX_EXPANDED_NODES} nodes")
+                            f"the expanded expression has more than {cap} nodes (max_expanded_nodes)")
     try:
         pred_tree = _tree(pred_list[-1], pred_steps, symbols)
     except (KeyError, ValueError, IndexError, RecursionError) as error:
@@ -335,6 +350,11 @@ def _gold_sympifies(text: str) -> bool:
 
 
 def _by_sympy(gold_text: str, pred_text: str) -> ProgramMatch:
+    bound = current().max_symbolic_nodes
+    for side, text in (("first", gold_text), ("second", pred_text)):
+        if text.count("(") > bound:
+            return ProgramMatch(False, Why.TOO_LARGE, Decider.RULE,
+                                f"the {side} expression has more than {bound} operations for sympy (max_symbolic_nodes)")
     SYMPY_CALLS["count"] += 1
     try:
         gold_expr = _simplified(gold_text)

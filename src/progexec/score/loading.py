@@ -1,8 +1,8 @@
 """Reading gold and predictions for scoring.
 
-Gold: a FinQA dataset file, a ConvFinQA conversation or turn file (read by
-:func:`progexec.inputs.load_items`), or an embedded corpus name such as
-``finqa:test``, ``finqa:dev``, ``convfinqa:dev`` (no file at run time).
+Gold: a FinQA dataset file, a ConvFinQA conversation or turn file, ``-``, or an embedded corpus
+name such as ``finqa:test``, ``finqa:dev``, ``convfinqa:dev`` — all read once, as a stream, by
+:func:`progexec.readers.read`.
 
 Predictions, as JSON (a list, or ConvFinQA's ``{key: [n-best records]}`` of which,
 as in its evaluator, only the first of each list is read) or JSON Lines, one record
@@ -25,23 +25,26 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..corpus import FINQA_SPLITS, convfinqa_items, finqa_items
+from ..corpus import CORPUS_NAMES
+from ..errors import ProgexecError
 from ..grammar.tokens import official_tokenize
-from ..inputs import INVALID_UNICODE_ERROR, InputError, Item, detect_format, holds_invalid_unicode, load_items, read_text
+from ..items import Item
+from ..readers import INVALID_UNICODE_ERROR, InputError, Record, read, read_records
 from .model import GoldItem, Prediction
-
-CORPUS_NAMES = ("finqa", "finqa:test", "finqa:dev", "finqa:train", "convfinqa", "convfinqa:dev", "convfinqa:train")
-"""Embedded gold sets accepted by ``--gold``."""
 
 _PROGRAM_KEYS = ("predicted", "program", "pred_prog", "predicted_program")
 _ANSWER_KEYS = ("answer", "completion", "predicted_answer", "output")
 
 
-class ScoreInputError(ValueError):
+LOOKS_LIKE_GOLD = "the record is a dataset item (it has qa or annotation), not a prediction"
+
+
+class ScoreInputError(ProgexecError, ValueError):
     """A gold or prediction source cannot be used as a whole."""
 
 
-def _gold_from_item(item: Item, answers: dict[str, str]) -> GoldItem:
+def gold_item(item: Item) -> GoldItem:
+    """The scoring view of one gold Item: official tokens, table, ``exe_ans`` and ``qa.answer``."""
     tokens: tuple[str, ...] | None = None
     text: str | None = None
     if isinstance(item.program, str):
@@ -50,41 +53,15 @@ def _gold_from_item(item: Item, answers: dict[str, str]) -> GoldItem:
     elif isinstance(item.program, list):
         tokens = tuple(item.program)
     gold = item.gold if item.has_gold else None
-    return GoldItem(item.id, tokens, item.table, gold, answers.get(item.id), item.dialect, text, item.error)
-
-
-def _finqa_answers(path: Path) -> dict[str, str]:
-    """``qa.answer`` by id for FinQA-format files (absent from the embedded corpus and the shared copies)."""
-    try:
-        data = json.loads(read_text(path))
-    except (InputError, json.JSONDecodeError, RecursionError):
-        return {}
-    if detect_format(data) != "finqa":
-        return {}
-    answers: dict[str, str] = {}
-    for item in data:
-        if isinstance(item, dict) and isinstance(item.get("qa"), dict):
-            answer = item["qa"].get("answer")
-            if isinstance(answer, (str, int, float)) and not isinstance(answer, bool) and item.get("id"):
-                answers[str(item["id"])] = str(answer)
-    return answers
+    return GoldItem(item.id, tokens, item.table, gold, item.answer, item.dialect, text, item.error)
 
 
 def load_gold(source: str) -> list[GoldItem]:
-    """Gold items from a corpus name (see :data:`CORPUS_NAMES`) or a file path."""
-    if source in CORPUS_NAMES:
-        name, _, split = source.partition(":")
-        if name == "finqa":
-            items: Iterable[Item] = finqa_items((split,) if split else FINQA_SPLITS)
-        else:
-            items = convfinqa_items((split,) if split else ("dev", "train"))
-        return [_gold_from_item(item, {}) for item in items]
-    path = Path(source)
+    """Gold items from a corpus name (see :data:`CORPUS_NAMES`), a file path or ``-``, read once."""
     try:
-        items = load_items(path)
+        return [gold_item(item) for item in read(source)]
     except InputError as error:
         raise ScoreInputError(str(error)) from None
-    return [_gold_from_item(item, _finqa_answers(path)) for item in items]
 
 
 def _as_tokens(raw: Any) -> tuple[tuple[str, ...] | None, str | None]:
@@ -97,56 +74,54 @@ def _as_tokens(raw: Any) -> tuple[tuple[str, ...] | None, str | None]:
     return None, f"the program must be a string or a list of strings, not {type(raw).__name__}"
 
 
-def _prediction(record: Any, position: int) -> Prediction:
+def _prediction(record: Any, position: int, where: str) -> Prediction:
     if not isinstance(record, dict):
-        return Prediction("", None, None, position, "the record is not a JSON object")
-    if holds_invalid_unicode(record):
-        return Prediction("", None, None, position, INVALID_UNICODE_ERROR)
+        return Prediction("", None, None, position, f"{where} is not a JSON object")
     raw_id = record.get("id")
     if raw_id is None and "record_id" in record and "turn_idx" in record:
         raw_id = f"{record['record_id']}_{record['turn_idx']}"
     if raw_id is None or isinstance(raw_id, (dict, list)):
-        return Prediction("", None, None, position, "the record has no usable id")
+        return Prediction("", None, None, position, f"{where} has no usable id")
     program = next((record[key] for key in _PROGRAM_KEYS if key in record), None)
     tokens, error = _as_tokens(program)
     answer = next((record[key] for key in _ANSWER_KEYS if record.get(key) is not None), None)
     text = None if answer is None else str(answer)
     if tokens is None and text is None and error is None:
         error = "the record has neither a program nor an answer"
+        if "qa" in record or "annotation" in record:
+            error = LOOKS_LIKE_GOLD
     program_text = program if isinstance(program, str) else None
-    return Prediction(str(raw_id), tokens, text, position, error, program_text)
+    return Prediction(str(raw_id), tokens, text, position, error and f"{where}: {error}", program_text)
 
 
-def _records(data: Any) -> list[Any]:
-    if isinstance(data, list):
-        return data
-    if isinstance(data, dict):
-        if "id" in data:
-            return [data]
-        values = list(data.values())
-        if values and all(isinstance(value, list) for value in values):
-            # ConvFinQA's evaluator reads {key: [best, second, ...]} and scores only the first of each list
-            return [value[0] for value in values if value]
-    raise ScoreInputError("predictions must be a JSON list of records, a {key: [records]} object, or JSON Lines")
+def _values(records: list[Record]) -> list[tuple[Any, str, str | None]]:
+    """(value, where, error) per prediction; ConvFinQA's ``{key: [n-best]}`` document gives its firsts."""
+    if len(records) == 1 and records[0].error is None and isinstance(records[0].value, dict) \
+            and not {"id", "record_id"} & set(records[0].value):
+        data = records[0].value
+        if isinstance(data, dict):
+            values = list(data.values())
+            if values and all(isinstance(value, list) for value in values):
+                # ConvFinQA's evaluator reads {key: [best, second, ...]} and scores only the first of each list
+                return [(value[0], f"entry {key!r}", None) for key, value in data.items() if value]
+            raise ScoreInputError("predictions must be a JSON list of records, a {key: [records]} object, "
+                                  "or JSON Lines")
+    return [(record.value, record.where, record.error) for record in records]
 
 
 def load_predictions(source: str) -> list[Prediction]:
-    """Predictions from a file, in file order; unreadable records become Predictions with ``error``."""
+    """Predictions from a file or ``-``, in file order; unreadable records become Predictions with ``error``."""
     try:
-        text = read_text(Path(source))
+        records = list(read_records(source))
     except InputError as error:
         raise ScoreInputError(str(error)) from None
-    try:
-        records = _records(json.loads(text))
-    except json.JSONDecodeError:
-        records = []
-        for number, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may sit in a string
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except (json.JSONDecodeError, RecursionError):
-                records.append(f"line {number} is not JSON (or is nested too deeply)")
-    except RecursionError:
-        raise ScoreInputError(f"{source}: JSON nested too deeply") from None
-    return [_prediction(record, position) for position, record in enumerate(records)]
+    predictions = []
+    for position, (value, where, error) in enumerate(_values(records)):
+        if error is not None:
+            predictions.append(Prediction("", None, None, position, error))
+        else:
+            predictions.append(_prediction(value, position, where))
+    return predictions
+
+
+__all__ = ["CORPUS_NAMES", "ScoreInputError", "gold_item", "load_gold", "load_predictions", "INVALID_UNICODE_ERROR"]

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-FORMAT_VERSION = 1
-"""Version of the ``progexec score --json`` / ``--items`` record shapes."""
+from ..records import FORMAT_VERSION
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..interp.official import INVALID, OfficialVerdict
-from ..interp.run import execute_tokens
+from ..items import Item
+from ..runner import execute
 from .equivalence import Decider, ProgramMatch, Why, equal_program
 from .model import GoldItem, Prediction, Verdict
 
@@ -45,7 +46,8 @@ class ItemContext:
             if self.pred.tokens is None:
                 self._verdict = INVALID
             else:
-                self._verdict = execute_tokens(list(self.pred.tokens), self.gold.table, self.dialect).official
+                item = Item(self.pred.id, list(self.pred.tokens), self.gold.table, dialect=self.dialect)
+                self._verdict = execute(item).official
         return self._verdict
 
     @property

@@ -17,6 +17,8 @@ from typing import Any
 
 from . import official, peers
 from .model import GoldItem, ItemResult, Prediction, ScoreReport, ScorerFigures, Verdict
+from ..runner import prepare
+from .loading import LOOKS_LIKE_GOLD, ScoreInputError
 from .official import ItemContext
 
 Scorer = Callable[[ItemContext], Verdict]
@@ -51,11 +53,60 @@ def resolve_scorers(names: Sequence[str] | None) -> list[str]:
     return ordered
 
 
+def check_inputs(gold: Sequence[GoldItem], predictions: Sequence[Prediction], names: Sequence[str],
+                 gold_source: str = "GOLD", pred_source: str = "PRED") -> None:
+    """Refuse, with the likely cause, inputs that would only score 0.0 silently: no gold, no usable
+    prediction, no prediction id in the gold, swapped files, answer-only predictions under a program scorer."""
+    if not gold:
+        raise ScoreInputError(f"{gold_source}: no gold items")
+    if not predictions:
+        raise ScoreInputError(f"{pred_source}: no predictions (the file is empty)")
+    usable = [pred for pred in predictions if pred.error is None]
+    gold_like = sum(1 for pred in predictions if pred.error and LOOKS_LIKE_GOLD in pred.error)
+    without_answers = all(item.exe_ans is None for item in gold)
+    if gold_like > len(predictions) // 2 or (without_answers and not usable):
+        raise ScoreInputError(f"{pred_source} holds dataset items, not predictions, and {gold_source} has no gold "
+                              f"answers: the two files look swapped (use --gold DATASET --pred PREDICTIONS)")
+    if not usable:
+        first = next((pred.error for pred in predictions if pred.error), "")
+        raise ScoreInputError(f"{pred_source}: no usable prediction in {len(predictions)} records (first problem: "
+                              f"{first}); predictions are JSON or JSON Lines records with an id and a program "
+                              "or an answer (a CSV file is not read)")
+    gold_ids = {item.id for item in gold}
+    matched = [pred for pred in usable if pred.id in gold_ids]
+    if not matched:
+        hint = _split_hint(usable, gold_source)
+        raise ScoreInputError(f"none of the {len(usable)} prediction ids of {pred_source} is in {gold_source} "
+                              f"({len(gold_ids)} gold ids; e.g. prediction id {usable[0].id!r}){hint}")
+    if without_answers:
+        raise ScoreInputError(f"{gold_source} has no gold answers (exe_ans): is it a prediction file? "
+                              "(use --gold DATASET --pred PREDICTIONS)")
+    program_scorers = [name for name in names if name in HAS_PROGRAM_ACCURACY]
+    if set(names) <= HAS_PROGRAM_ACCURACY and all(pred.tokens is None for pred in matched):
+        raise ScoreInputError(f"{pred_source} holds answers only (no programs), and the scorers "
+                              f"{', '.join(program_scorers)} execute programs: score answers with "
+                              "--scorer helm-float-equiv or --scorer pot")
+
+
+def _split_hint(predictions: Sequence[Prediction], gold_source: str) -> str:
+    """Name the embedded split the prediction ids come from, when they come from another one."""
+    from ..corpus import convfinqa_items, finqa_items
+
+    wanted = {pred.id for pred in predictions[:200]}
+    for name, items in (("finqa:test", finqa_items(("test",))), ("finqa:dev", finqa_items(("dev",))),
+                        ("finqa:train", finqa_items(("train",))), ("convfinqa:dev", convfinqa_items(("dev",)))):
+        ids = {item.id for item in items}
+        if len(wanted & ids) > len(wanted) // 2:
+            return f": the predictions are for {name} (wrong split?)"
+    return ": wrong split, or predictions for another dataset?"
+
+
 def score_predictions(gold: Sequence[GoldItem], predictions: Sequence[Prediction],
                       scorer_names: Sequence[str] | None = None, gold_source: str = "",
                       pred_source: str = "") -> ScoreReport:
     """Score every prediction against its gold item with each named scorer."""
     names = resolve_scorers(scorer_names)
+    prepare(symbolic=True)  # sympy is loaded before any item's clock starts
     by_id: dict[str, GoldItem] = {}
     for item in gold:
         by_id.setdefault(item.id, item)

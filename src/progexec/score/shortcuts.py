@@ -28,6 +28,10 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Union
 
+from mpmath import iv
+
+from ..oracle.interval import precision
+
 Expr = Union[str, tuple[str, "Expr", "Expr"]]
 """An expression tree: a symbol name, or ``(op, left, right)``."""
 
@@ -173,9 +177,11 @@ def differ_by_intervals(gold: Expr, pred: Expr, count: int) -> bool:
 
     Used for expressions with ``exp``; a point where a value is complex or unbounded does not decide.
     """
-    from mpmath import iv  # type: ignore[import-untyped, unused-ignore]  # lazily: only pairs with ``exp`` get here
+    with precision(96):
+        return _separated_by_intervals(gold, pred, count)
 
-    iv.prec = 96
+
+def _separated_by_intervals(gold: Expr, pred: Expr, count: int) -> bool:
     for raw in _positive_points(count):
         point = tuple(iv.mpf(value.numerator) / value.denominator for value in raw)
         try:

@@ -1,0 +1,79 @@
+"""The JSON shape of an Execution: the one record every command, adapter and report writes per item.
+
+``json_value`` is the one conversion of a value to JSON (finite floats as numbers, ``inf``/``nan``
+as strings, booleans as ``yes``/``no``); ``execution_record`` the one per-item record.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from .interp.run import Execution, MatchReason
+
+FORMAT_VERSION = 1
+"""The version of every JSON output progexec writes (exec lines, report.json, score --json / --items).
+It is bumped when a field changes meaning or disappears; a new field keeps it.
+
+Change log (newest first):
+  1 (0.2.0): additions only — per-item records carry ``reason`` beside ``match: false``; ``gold`` is
+     written with :func:`json_value` (``"nan"``/``"inf"`` as strings); JSON documents carry ``meta``
+     (progexec version, Python, arguments, SHA-256 of each input, the limits in force).
+  1 (0.1.0): the first round's exec lines, report.json and score --json / --items shapes.
+"""
+
+
+def json_value(value: Any) -> Any:
+    """A value JSON can carry: finite floats as numbers, inf/nan (and complex) as strings, bools as yes/no."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, complex):
+        return repr(value)
+    return value
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One deterministic JSON line (no NaN literals, UTF-8 kept)."""
+    return json.dumps(record, ensure_ascii=False, allow_nan=False)
+
+
+def outcome_fields(execution: Execution) -> dict[str, Any]:
+    """The fields of a program's outcome and the official verdict (what ``run --json`` prints)."""
+    outcome = execution.outcome
+    record: dict[str, Any] = {
+        "status": outcome.status.label,
+        "code": int(outcome.status),
+        "value": json_value(outcome.answer()),
+    }
+    if not outcome.present:
+        record["message"] = outcome.message
+        if outcome.step is not None:
+            record["step"] = outcome.step
+        if outcome.arg is not None:
+            record["arg"] = outcome.arg
+    record["official_valid"] = execution.official.valid
+    record["official_value"] = json_value(execution.official.value)
+    return record
+
+
+def execution_record(execution: Execution) -> dict[str, Any]:
+    """The JSON line for one batch item: its id, the outcome, and the gold match with its reason."""
+    item = execution.item
+    if execution.mathqa is not None:
+        record = execution.mathqa.record()
+    else:
+        record = {"id": item.id if item is not None else ""}
+        record.update(outcome_fields(execution))
+        if item is not None and item.has_gold:
+            record["gold"] = json_value(item.gold)
+    if execution.match is not None or execution.mathqa is not None:
+        record["match"] = execution.match
+    if execution.match is False or execution.reason in (MatchReason.NO_CORRECT_OPTION,):
+        record["reason"] = execution.reason.label
+    return record
+
+
+__all__ = ["FORMAT_VERSION", "json_value", "dumps", "outcome_fields", "execution_record"]

@@ -1,0 +1,143 @@
+"""The one runner: ``execute(item, limits) -> Execution`` for every dialect, every command, every thread.
+
+An Item (from :mod:`progexec.readers`) goes in; an :class:`~progexec.interp.run.Execution` comes out,
+carrying the contract's outcome, the official evaluator's verdict and the gold match under the one,
+official, definition (:func:`gold_match`). Work is bounded by the sizes in
+:class:`~progexec.limits.Limits`; the item's wall clock is only a backstop, and an item it stops
+(or that runs out of stack or memory) is a ``limit_exceeded`` Execution naming the bound. It
+never raises for a bad item. Everything an item may need is imported and built by
+:func:`prepare` before the first clock starts, so a loaded machine cannot cut an import short.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
+
+from .interp.evaluate import Outcome
+from .interp.official import INVALID, OfficialVerdict
+from .interp.run import Execution, MatchReason, execute_text, execute_tokens
+from .interp.status import Status
+from .items import Item
+from .limits import ItemTimeLimitExceeded, Limits, run_with_time_limit, using
+
+T = TypeVar("T")
+
+_PREPARED: set[str] = set()
+_PREPARE_LOCK = threading.Lock()
+
+
+def prepare(*, symbolic: bool = False) -> None:
+    """Build the one-time caches (the LALR parsers) and import what items may need, once per process.
+
+    ``symbolic=True`` also imports sympy (program equivalence). Thread-safe and idempotent.
+    """
+    wanted = {"core"} | ({"symbolic"} if symbolic else set())
+    if wanted <= _PREPARED:
+        return
+    with _PREPARE_LOCK:
+        if "core" not in _PREPARED:
+            from .grammar.mathqa_parse import parse_linear
+            from .oracle import reference  # noqa: F401  (mpmath: the report's oracle)
+
+            execute_text("add(a (b), 1)")
+            try:
+                parse_linear("add(n0,n1)")
+            except ValueError:
+                pass
+            _PREPARED.add("core")
+        if symbolic and "symbolic" not in _PREPARED:
+            from .score.equivalence import prepare_symbolic
+
+            prepare_symbolic()
+            _PREPARED.add("symbolic")
+
+
+def gold_match(official: OfficialVerdict, item: Item) -> tuple[bool | None, MatchReason]:
+    """The one definition of an item's gold match: the official verdict is valid and ``==`` the gold."""
+    if not item.has_gold:
+        return None, MatchReason.NO_GOLD
+    if not item.gold_is_finite:
+        return False, MatchReason.GOLD_NOT_FINITE
+    if not official.valid:
+        return False, MatchReason.OFFICIAL_INVALID
+    if official.equals_gold(item.gold):
+        return True, MatchReason.MATCH
+    return False, MatchReason.VALUE_DIFFERS
+
+
+def _bad_input(item: Item) -> Execution:
+    outcome: Outcome[float] = Outcome(Status.BAD_INPUT, message=item.error or "the item has no program")
+    match, reason = gold_match(INVALID, item)
+    return Execution(None, outcome, INVALID, item=item, match=match, reason=reason)
+
+
+def _mathqa(item: Item) -> Execution:
+    from .mathqa.execute import execute_problem
+
+    index = int(item.id) if item.id.isdigit() else 0
+    result = execute_problem(dict(item.record or {}), index)
+    if result.id != item.id:
+        result = replace(result, id=item.id)
+    value = result.value
+    official = OfficialVerdict(True, value) if value is not None else INVALID
+    if result.match is None:
+        reason = MatchReason.NO_CORRECT_OPTION if result.correct is not None else MatchReason.NO_GOLD
+    else:
+        reason = MatchReason.MATCH if result.match else MatchReason.NOT_WITHIN_OPTION
+    return Execution(None, result.outcome, official, item=item, match=result.match, reason=reason, mathqa=result)
+
+
+def execute_unbounded(item: Item) -> Execution:
+    """Run one item without the clock (the size bounds still hold); callers add their own clock."""
+    if item.dialect == "mathqa":
+        if item.record is None:
+            return _bad_input(item)
+        return _mathqa(item)
+    if item.error is not None or item.program is None:
+        return _bad_input(item)
+    if isinstance(item.program, str):
+        run = execute_text(item.program, item.table, item.dialect)
+    else:
+        run = execute_tokens(item.program, item.table, item.dialect)
+    match, reason = gold_match(run.official, item)
+    return Execution(run.program, run.outcome, run.official, run.error, item, match, reason)
+
+
+def limit_exceeded(item: Item, message: str) -> Execution:
+    """The Execution of an item stopped by a bound: no value, officially invalid, kept in its place."""
+    outcome: Outcome[float] = Outcome(Status.LIMIT_EXCEEDED, message=message)
+    match, reason = gold_match(INVALID, item)
+    return Execution(None, outcome, INVALID, item=item, match=match, reason=reason)
+
+
+def bounded(item: Item, work: Callable[[], T], stopped: Callable[[str], T], limits: Limits | None = None) -> T:
+    """Run ``work`` for ``item`` under ``limits`` and its wall-clock backstop; ``stopped(message)`` when
+    the clock, the stack or memory runs out (the message names the bound)."""
+    with using(limits):
+        try:
+            return run_with_time_limit(work)
+        except ItemTimeLimitExceeded as error:
+            return stopped(str(error))
+        except RecursionError:
+            return stopped("the item is nested too deeply to execute (the interpreter's stack)")
+        except MemoryError:
+            return stopped("the item needs more memory than is available")
+
+
+def execute(item: Item, limits: Limits | None = None) -> Execution:
+    """Run one item under ``limits`` (default: those in force); never raises for a bad item."""
+    prepare()
+    return bounded(item, lambda: execute_unbounded(item), lambda message: limit_exceeded(item, message), limits)
+
+
+def execute_all(items: Iterable[Item], limits: Limits | None = None) -> Iterator[Execution]:
+    """Execute items lazily, in input order, one Execution each."""
+    prepare()
+    for item in items:
+        yield execute(item, limits)
+
+
+__all__ = ["prepare", "gold_match", "execute", "execute_all", "execute_unbounded", "bounded", "limit_exceeded"]
