@@ -303,12 +303,11 @@ def iter_json_list(source: TextSource, limits: Limits | None = None) -> Iterator
 
 
 def iter_records(source: TextSource, limits: Limits | None = None) -> tuple[str, Iterator[Record]]:
-    """``("list", records)`` for a JSON list, ``("lines", records)`` for JSON Lines or one JSON object."""
+    """``("list", records)`` for a JSON list of objects, ``("lines", records)`` for JSON Lines (where each
+    line is judged alone, so a first line ``[[[[...`` is one bad record, not the whole file)."""
     head = source.peek().lstrip(" \t\r\n")
-    if head.startswith("["):
-        return "list", iter_json_list(source, limits)
-    if not head:
-        return "lines", iter(())
+    if head.startswith("[") and head[1:].lstrip(" \t\r\n")[:1] in ("{", "]"):
+        return "list", iter_json_list(source, limits)  # a list of records (or an empty list)
     return "lines", iter_json_lines(source, limits)
 
 
@@ -492,6 +491,8 @@ def _refuse_lone_scalar(records: Iterator[Record], name: str) -> Iterator[Record
     if second is None and first.error is None and not isinstance(first.value, dict):
         raise InputError(f"{name}: one JSON {type(first.value).__name__}, not a FinQA, ConvFinQA, MathQA or "
                          "JSON Lines program file")
+    if second is None and first.error is not None and first.where == "line 1":
+        raise InputError(f"{name}: not a FinQA, ConvFinQA, MathQA or JSON Lines program file ({first.error})")
     yield first
     if second is not None:
         yield second

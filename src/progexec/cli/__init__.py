@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TextIO
 
 from .common import EXIT_USAGE, UsageError, internal_error
 
@@ -31,15 +34,24 @@ def _commands() -> list[ModuleType]:
     return modules
 
 
+DEFAULT_EXIT_CODES = "exit codes: 0 ok, 1 divergence or mismatch found, 2 usage or input error, 3 internal error"
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
     parser = argparse.ArgumentParser(
         prog="progexec",
-        description="Execute, check and score FinQA-family programs exactly as the official evaluators do.")
+        description="Execute, check and score FinQA-family programs exactly as the official evaluators do.",
+        epilog=DEFAULT_EXIT_CODES)
+    parser.add_argument("--version", action="version", version=f"progexec {__version__}")
     parser.add_argument("--debug", action="store_true", help="show a full traceback on an internal error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in _commands():
         for name in getattr(module, "NAMES", (module.NAME,)):
-            command = sub.add_parser(name, help=module.HELP, description=module.HELP)
+            codes = getattr(module, "EXIT_CODES", DEFAULT_EXIT_CODES)
+            command = sub.add_parser(name, help=module.HELP, description=module.HELP,
+                                     epilog=codes if "3 internal" in codes else f"{codes}, 3 internal error")
             command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                                  help="show a full traceback on an internal error")
             module.add_arguments(command)
@@ -57,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    guard = PipeGuard.install()
     try:
         return int(args.handler(args))
     except UsageError as error:
@@ -65,9 +78,69 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("progexec: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
     except Exception as error:  # a genuine bug: one line, not a traceback, unless --debug
         if getattr(args, "debug", False):
             raise
         return internal_error(error)
+    finally:
+        guard.restore()
+
+
+class PipeGuard:
+    """Standard output that survives its reader going away (``progexec ... | head -2``): once the pipe
+    is closed, further output is discarded, so the command finishes and keeps its own exit code."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self.inner = inner
+        self.broken = False
+
+    @classmethod
+    def install(cls) -> PipeGuard:
+        guard = cls(sys.stdout)
+        sys.stdout = _GuardedStream(guard)  # type: ignore[assignment]
+        return guard
+
+    def restore(self) -> None:
+        if isinstance(sys.stdout, _GuardedStream):
+            try:
+                sys.stdout.flush()
+            finally:
+                sys.stdout = self.inner
+
+    def lost(self) -> None:
+        """The reader closed the pipe: point the descriptor at /dev/null so the final flush is silent."""
+        self.broken = True
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.inner.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass
+
+
+class _GuardedStream(io.TextIOBase):
+    """The text stream PipeGuard puts in front of the real standard output."""
+
+    def __init__(self, guard: PipeGuard) -> None:
+        self.guard = guard
+
+    def write(self, text: str) -> int:
+        if not self.guard.broken:
+            try:
+                self.guard.inner.write(text)
+            except BrokenPipeError:
+                self.guard.lost()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.guard.broken:
+            try:
+                self.guard.inner.flush()
+            except BrokenPipeError:
+                self.guard.lost()
+
+    def isatty(self) -> bool:
+        return self.guard.inner.isatty()
+
+    def fileno(self) -> int:
+        return self.guard.inner.fileno()

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from ..corpus import CORPUS_NAMES
 from ..interp.run import Execution
 from ..items import Item
+from ..limits import using
 from ..readers import InputError, read
 from ..records import dumps, execution_record
 from ..runner import execute_all
@@ -50,10 +51,11 @@ def run(args: argparse.Namespace) -> int:
     progress = progress_for(args, None, "exec")
     out = open_output(args.out)
     try:
-        for execution in execute_all(stream_items(sources), limits):
-            out.write(dumps(execution_record(execution)) + "\n")
-            tally.add(execution)
-            progress.update(tally.total)
+        with using(limits):  # the readers' bounds too: items are read as they are executed
+            for execution in execute_all(stream_items(sources), limits):
+                out.write(dumps(execution_record(execution)) + "\n")
+                tally.add(execution)
+                progress.update(tally.total)
     finally:
         progress.close()
         if out is not sys.stdout:
