@@ -21,7 +21,7 @@ from .interp.official import INVALID, OfficialVerdict
 from .interp.run import Execution, MatchReason, execute_text, execute_tokens
 from .interp.status import Status
 from .items import Item
-from .limits import ItemTimeLimitExceeded, Limits, run_with_time_limit, using
+from .limits import ItemTimeLimitExceeded, Limits, run_with_deadline, using
 
 T = TypeVar("T")
 
@@ -118,7 +118,7 @@ def bounded(item: Item, work: Callable[[], T], stopped: Callable[[str], T], limi
     the clock, the stack or memory runs out (the message names the bound)."""
     with using(limits):
         try:
-            return run_with_time_limit(work)
+            return run_with_deadline(work)
         except ItemTimeLimitExceeded as error:
             return stopped(str(error))
         except RecursionError:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..limits import using
+from ..meta import run_meta
 from ..readers import InputError
 from ..report import build_report
 from ..report import html_report, json_report, markdown
@@ -42,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     with using(limits):
         try:
             report = build_report(stream_items(sources), _source(args.inputs), progress.update, limits)
+            report.meta = run_meta(sources, None, limits)
         except InputError as error:
             raise UsageError(str(error)) from None
         finally:

@@ -12,6 +12,7 @@ import sys
 from typing import Any, TextIO
 
 from ..limits import using
+from ..meta import run_meta
 from ..records import dumps, json_value
 from ..score import (FORMAT_VERSION, SCORERS, ScoreInputError, ScoreReport, disagreements, load_gold,
                      load_predictions, resolve_scorers, score_predictions)
@@ -43,11 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_batch_options(parser)
 
 
-def report_record(report: ScoreReport, compare: bool) -> dict[str, Any]:
+def report_record(report: ScoreReport, compare: bool, meta: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``--json`` object (FORMAT_VERSION 1): headline official figures, then per-scorer figures."""
     official = report.scorers["official"]
     record: dict[str, Any] = {
         "format_version": FORMAT_VERSION,
+        **({"meta": meta} if meta is not None else {}),
         "gold": report.gold_source,
         "pred": report.pred_source,
         "dialect": report.dialect,
@@ -149,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
             if out is not sys.stdout:
                 out.close()
     if args.json:
-        print(dumps(report_record(report, args.compare)))
+        print(dumps(report_record(report, args.compare, run_meta([args.gold, args.pred], args.argv, limits))))
     else:
         write_table(report, args.compare, sys.stdout)
     return EXIT_DIVERGENCE if report.would_abort_ids else EXIT_OK

@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-TABLE_OPS: frozenset[str] = frozenset({"table_max", "table_min", "table_sum", "table_average"})
-ARITHMETIC_OPS: frozenset[str] = frozenset({"add", "subtract", "multiply", "divide", "exp", "greater"})
+from ..interp.ops import FINQA_ARITHMETIC_OPS as ARITHMETIC_OPS, FINQA_TABLE_OPS as TABLE_OPS
 
 
 @dataclass(frozen=True, slots=True)

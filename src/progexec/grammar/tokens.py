@@ -11,15 +11,31 @@ from collections.abc import Sequence
 import re
 from functools import lru_cache
 
+from ..interp.ops import FINQA_OPS
 from .nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
 
-ALL_OPS: tuple[str, ...] = (
-    "add", "subtract", "multiply", "divide", "exp", "greater",
-    "table_max", "table_min", "table_sum", "table_average",
-)
+ALL_OPS: tuple[str, ...] = tuple(FINQA_OPS)
+"""The ten FinQA op names in the official order (from the one op table)."""
 _OP_SET = frozenset(ALL_OPS)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """What the grammar's OP terminal accepts as an op name."""
+
+
+def official_steps(tokens: Sequence[str]) -> list[str]:
+    """The official step strings: drop the last token, join with ``|``, split on ``)``, keep all but the last
+    piece (how ``eval_program`` and ``equal_program`` both cut a token list)."""
+    return "|".join(tokens[:-1]).split(")")[:-1]
+
+
+def official_step_parts(step: str) -> tuple[str, str, str, str]:
+    """``(stripped step, op, arg1, arg2)`` read the official way; raises (IndexError) on malformed steps,
+    as the official string handling does."""
+    step = step.strip()
+    pieces = step.split("(")
+    op = pieces[0].strip("|").strip()
+    args = pieces[1].strip("|").strip()
+    fields = args.split("|")
+    return step, op, fields[0].strip(), fields[1].strip()
 
 
 class TokenFormError(ValueError):
@@ -122,6 +138,6 @@ def is_official_op(op: str) -> bool:
 
 
 __all__ = [
-    "ALL_OPS", "ARITHMETIC_OPS", "TokenFormError", "official_tokenize", "parse_tokens",
+    "official_steps", "official_step_parts", "ALL_OPS", "ARITHMETIC_OPS", "TokenFormError", "official_tokenize", "parse_tokens",
     "classify_arg", "step_from_parts", "is_official_op",
 ]

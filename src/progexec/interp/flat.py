@@ -15,6 +15,7 @@ from enum import IntEnum
 
 from ..grammar.nodes import Num, Program, Ref, Row
 from .arithmetic import Float64, Refusal
+from .ops import FINQA_OPS
 from .status import Status
 from .table import Table, clean_cell, first_empty_row, row_index
 
@@ -42,8 +43,9 @@ class ArgKind(IntEnum):
     TABLE_ROW = 2
 
 
-OP_CODES: dict[str, Op] = {op.name.lower(): op for op in Op}
-_TABLE_CODES = frozenset({Op.TABLE_MAX, Op.TABLE_MIN, Op.TABLE_SUM, Op.TABLE_AVERAGE})
+OP_CODES: dict[str, Op] = {name: Op(spec.code) for name, spec in FINQA_OPS.items()}
+"""Op name -> contract code, from the one op table (``Op`` names the same codes for readers of the contract)."""
+_TABLE_CODES = frozenset(Op(spec.code) for spec in FINQA_OPS.values() if spec.row_op)
 _FLOAT64 = Float64()
 
 

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arithmetic import official_str_to_num, sum_left_to_right
+from ..limits import check_deadline
+from .ops import FINQA_ARITHMETIC_OPS
 from .table import Table, clean_cell
-from ..grammar.tokens import ALL_OPS as OFFICIAL_OPS
+from ..grammar.tokens import ALL_OPS as OFFICIAL_OPS, official_step_parts, official_steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,15 +78,12 @@ def _verdict(tokens: list[str], table: Table | None, dialect: str) -> OfficialVe
     row: Any = None
     have_row = False
     rows: dict[Any, Any] | None = None
-    for index, raw_step in enumerate("|".join(body).split(")")[:-1]):
-        step = raw_step.strip()
-        if len(step.split("(")) > 2:
+    for index, raw_step in enumerate(official_steps(tokens)):
+        check_deadline()
+        if len(raw_step.strip().split("(")) > 2:
             return INVALID
-        op = step.split("(")[0].strip("|").strip()
-        args = step.split("(")[1].strip("|").strip()
-        arg1 = args.split("|")[0].strip()
-        arg2 = args.split("|")[1].strip()
-        if op in ("add", "subtract", "multiply", "divide", "exp", "greater"):
+        _, op, arg1, arg2 = official_step_parts(raw_step)
+        if op in FINQA_ARITHMETIC_OPS:
             a = results[int(arg1.replace("#", ""))] if "#" in arg1 else official_str_to_num(arg1, const_marker)
             if a is None:
                 return INVALID

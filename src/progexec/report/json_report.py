@@ -73,8 +73,9 @@ def summary(report: Report) -> dict[str, Any]:
 
 def render(report: Report) -> str:
     """The whole report.json text (sorted keys where order carries no meaning; no timestamps)."""
-    document = {
+    document: dict[str, Any] = {
         "format_version": FORMAT_VERSION,
+        **({"meta": report.meta} if report.meta is not None else {}),
         "source": report.source,
         "summary": summary(report),
         "programs": [entry(analysis) for analysis in report.with_findings()],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..interp.status import Status
 from ..items import Item
@@ -21,6 +22,7 @@ class Report:
 
     source: str
     analyses: list[Analysis] = field(default_factory=list)
+    meta: dict[str, Any] | None = None
 
     @property
     def programs(self) -> int:

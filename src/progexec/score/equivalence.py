@@ -37,13 +37,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..grammar.tokens import ALL_OPS
+from ..grammar.tokens import ALL_OPS, official_step_parts as _parts, official_steps as _split_steps
+from ..interp.ops import FINQA_SYMBOLS
 from ..limits import DEFAULT_LIMITS, ItemTimeLimitExceeded, check_deadline, current, run_with_time_limit
 from .shortcuts import EXP, GREATER, Expr, canonical_key, degenerate, differ_at_points, differ_by_intervals, has_op, \
     is_plain_relation, top_level_only, truth_differs
 
 _OPS = frozenset(ALL_OPS)
-_SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "exp": "**", "greater": ">"}
+_SYMBOLS = FINQA_SYMBOLS
 
 
 class Why(enum.Enum):
@@ -100,21 +101,6 @@ class _PredFailure(Exception):
         super().__init__(detail)
         self.why = why
         self.detail = detail
-
-
-def _split_steps(tokens: Sequence[str]) -> list[str]:
-    """The official step strings: drop the last token, join with ``|``, split on ``)``, keep all but the last piece."""
-    return "|".join(tokens[:-1]).split(")")[:-1]
-
-
-def _parts(step: str) -> tuple[str, str, str, str]:
-    """``(stripped step, op, arg1, arg2)`` read the official way; raises on malformed steps."""
-    step = step.strip()
-    pieces = step.split("(")
-    op = pieces[0].strip("|").strip()
-    args = pieces[1].strip("|").strip()
-    fields = args.split("|")
-    return step, op, fields[0].strip(), fields[1].strip()
 
 
 def _gold_symbols(tokens: Sequence[str]) -> tuple[dict[str, str], dict[int, str]]:
