@@ -7,6 +7,7 @@ per finding kind, the refused programs and the legend; every table sorts and fil
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from html import escape
 
@@ -18,7 +19,7 @@ from .interactive import Cell, Column, Filter, Row
 from .legend import MEANINGS, SEVERITIES
 from .markdown import VARIANT_TITLES
 from .model import Report
-from .plot import FINAL_KINDS, legend, render_svg
+from .plot import FINAL_KINDS, lane_of, legend, render_svg
 
 EXACT_DIGITS = 40
 """An exact value with a terminating expansion up to this many digits is shown in full, else as n/d."""
@@ -240,9 +241,8 @@ def _legend() -> str:
 
 
 def _lead(report: Report) -> str:
-    final = sum(1 for a in report.analyses if a.kinds & FINAL_KINDS)
-    per_step_only = sum(1 for a in report.analyses
-                        if FindingKind.PER_STEP_DIFFERS in a.kinds and not a.kinds & FINAL_KINDS)
+    lanes = Counter(lane_of(a) for a in report.analyses)
+    final, per_step_only = lanes[0], lanes[1]
     divergent, gold = report.divergent(), report.gold_summary()
     per_rounder = ", ".join(f"{name} {divergent[name]}" for name in ALL_VARIANTS if name != "per_step")
     return (f"{escape(report.source)}: {report.programs} programs. <strong>{final} programs</strong> get a different "
