@@ -34,12 +34,13 @@ def render(data: ScoreViews) -> str:
     report = data.report
     official = report.scorers["official"]
     coverage = ", ".join(f"{row.key} {len(row.entries)}" for row in data.coverage)
+    aborts = len(report.would_abort_ids)
     lines = ["# progexec scoring report", "",
              f"Gold {report.gold_source} ({report.n_gold} items, {report.dialect}); predictions "
              f"{report.pred_source} ({report.n_predictions} records); n = {report.n}. Official execution accuracy "
              f"**{_ratio(official.execution_correct, official.n)}**, program accuracy "
              f"**{_ratio(official.program_correct, official.n)}**. The official script would abort on "
-             f"{len(report.would_abort_ids)} items. Coverage: {coverage}.", "",
+             f"{aborts} item{'' if aborts == 1 else 's'}. Coverage: {coverage}.", "",
              "## Metrics per scorer", "",
              "| scorer | n | execution correct | execution accuracy | program correct | program accuracy |",
              "|---|---|---|---|---|---|"]
@@ -48,12 +49,12 @@ def render(data: ScoreViews) -> str:
         lines.append(f"| {name} | {figures.n} | {figures.execution_correct} | "
                      f"{_ratio(figures.execution_correct, figures.n)} | {program} | "
                      f"{_ratio(figures.program_correct, figures.n)} |")
-    aborts = [item for item in report.items if item.would_abort]
-    lines += ["", f"## Items where the official script would abort: {len(aborts)}", ""]
-    if aborts:
+    aborting = [item for item in report.items if item.would_abort]
+    lines += ["", f"## Items where the official script would abort: {len(aborting)}", ""]
+    if aborting:
         lines += ["| id | gold | official value | decided by |", "|---|---|---|---|"]
         lines += [f"| {_cell(item.id)} | {_cell(_value(item.gold_value))} | {_cell(_value(item.official_value))} | "
-                  f"{item.decided_by} |" for item in aborts]
+                  f"{item.decided_by} |" for item in aborting]
     else:
         lines.append("None: the official script runs to the end.")
     lines += ["", "## Failures grouped by reason", ""]
