@@ -97,10 +97,10 @@ def test_html_report_links_resolve_and_headline_lists_the_final_value_divergence
     headline = html[html.index('id="headline-table"'):]
     headline = headline[:headline.index("</table>")]
     # the small file's final-value divergences (tests/data/golden/report_small.json): the tie and the naive case
-    assert re.findall(r'<tr id="top-[^"]+"', headline) == ['<tr id="top-tie-1.640625"', '<tr id="top-naive-0.115625"']
+    assert re.findall(r'<tr id="top-[^"]+"', headline) == ['<tr id="top-tie-1-640625"', '<tr id="top-naive-0-115625"']
     # every program with findings or refused has its own row anchor in the main table
-    for item_id in ("tie-1.640625", "naive-0.115625", "chain", "refused", "wrong-gold", "line-8"):
-        assert f'<tr id="p-{item_id}"' in html
+    for anchor in ("tie-1-640625", "naive-0-115625", "chain", "refused", "wrong-gold", "line-8"):
+        assert f'<tr id="p-{anchor}"' in html
 
 
 def test_every_finding_kind_has_a_legend_line_and_a_section() -> None:

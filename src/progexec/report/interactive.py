@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from html import escape
 from importlib import resources
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
 def _asset(name: str) -> str:
@@ -27,7 +27,8 @@ def fill(template_name: str, fields: dict[str, str]) -> str:
 
 
 def anchors(prefix: str, ids: Iterable[str]) -> list[str]:
-    """One HTML id per entry, URL-fragment safe and unique: ``prefix-slug``, ``-2``, ``-3`` on repeats."""
+    """One HTML id per entry, unique and safe both as a URL fragment and as a CSS ``#id`` selector
+    (letters, digits, ``_`` and ``-`` only): ``prefix-slug``, then ``-2``, ``-3`` on repeats."""
     taken: set[str] = set()
     result = []
     for item_id in ids:
