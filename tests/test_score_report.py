@@ -8,7 +8,10 @@ as the official loop does), a gold item without a prediction and a prediction no
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from progexec.report import score_html, score_markdown
@@ -61,3 +64,17 @@ def test_write_score_report_twice_gives_identical_files(tmp_path: Path) -> None:
     second = write_score_report(report, gold, tmp_path / "b", predictions)
     assert [path.name for path in first] == ["score.md", "score.html"]
     assert [path.read_bytes() for path in first] == [path.read_bytes() for path in second]
+
+
+def test_score_report_is_independent_of_hash_seed(tmp_path: Path) -> None:
+    script = ("import sys; from pathlib import Path; from progexec.report.score_report import write_score_report; "
+              "from progexec.score import load_gold, load_predictions, score_predictions; "
+              f"g = load_gold({str(SMALL / 'gold.json')!r}); p = load_predictions({str(SMALL / 'pred.json')!r}); "
+              "write_score_report(score_predictions(g, p, ['all'], 'g', 'p'), g, Path(sys.argv[1]), p)")
+    outputs = []
+    for seed in ("0", "31337"):
+        out = tmp_path / seed
+        subprocess.run([sys.executable, "-c", script, str(out)], check=True, capture_output=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed})
+        outputs.append([(out / name).read_bytes() for name in ("score.md", "score.html")])
+    assert outputs[0] == outputs[1]

@@ -161,11 +161,11 @@ def _items(data: ScoreViews) -> str:
         agreement = "disagree" if disagree else ("all-correct" if not fails else "all-wrong")
         flags = [flag for flag, present in (("would_abort", item.would_abort), ("repeated", item.id in repeated))
                  if present]
-        cells: list[Cell | str] = [Cell(f"{escape(item.id)}{_item_detail(data, index)}", item.id),
+        badges = "".join(f' <span class="badge bad">{flag}</span>' for flag in flags)
+        cells: list[Cell | str] = [Cell(f"{escape(item.id)}{badges}{_item_detail(data, index)}", item.id),
                                    Cell(escape(_value(item.gold_value)), ui.number_key(item.gold_value)),
                                    Cell(escape(_value(item.official_value)), ui.number_key(item.official_value))]
         cells += [_verdict_cell(data, index, scorer) for scorer in scorers]
-        cells.append(" ".join(f'<span class="badge bad">{flag}</span>' for flag in flags))
         rows.append(Row(cells, data.anchors[index],
                         (("fails", " ".join(fails)), ("reason", " ".join(sorted(reasons))), ("agreement", agreement),
                          ("flag", " ".join(flags))),
@@ -179,10 +179,10 @@ def _items(data: ScoreViews) -> str:
                Filter("agreement", "scorers", (("all-correct", "all correct"), ("all-wrong", "all wrong"),
                                                ("disagree", "disagree"))),
                Filter("flag", "flag", (("would_abort", "would abort"), ("repeated", "repeated id")))]
-    share = 64 // max(len(scorers), 1)
-    widths = (16, 8, 8, *([share] * len(scorers)), 100 - 32 - share * len(scorers))
+    share = 60 // max(len(scorers), 1)
+    widths = (100 - 16 - share * len(scorers), 8, 8, *([share] * len(scorers)))
     columns = [Column("id"), Column("gold", True), Column("official value", True),
-               *(Column(scorer) for scorer in scorers), Column("flags")]
+               *(Column(scorer) for scorer in scorers)]
     return ui.table("items-table", columns, rows, filters=filters, search="search id, program, reason",
                     widths=widths, empty="No prediction matched a gold id.")
 
