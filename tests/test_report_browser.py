@@ -34,6 +34,8 @@ ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--no-first-run"]
 WIDTHS = (800, 1280, 1920)
 HEIGHT = 800
+SHORT_WINDOW = 600
+"""The headline table must fit above this line, so it is on the first screen of a short laptop window too."""
 SIX_NAIVE = {"HII/2011/page_100.pdf-3", "RE/2010/page_42.pdf-4", "CAT/2017/page_69.pdf-2",
              "IP/2012/page_84.pdf-2", "ETR/2017/page_143.pdf-2", "HIG/2011/page_53.pdf-1"}
 """The issue's six programs where round(x*1e5)/1e5 diverges (also in tests/test_report.py)."""
@@ -155,7 +157,7 @@ def test_divergence_report_headline_on_the_first_screen(open_page: Any, width: i
     ids = set(page.visible("headline-table", "row.cells[0].textContent.trim()"))
     assert ids == _expected_headline() and len(ids) == 10 and SIX_NAIVE <= ids  # the issue's headline ten
     bottoms = page.visible("headline-table", "row.getBoundingClientRect().bottom")
-    assert max(bottoms) <= HEIGHT, (width, bottoms)
+    assert max(bottoms) <= SHORT_WINDOW, (width, bottoms)
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -137,13 +137,19 @@ class _Page:
         rows = []
         chosen = [(index, a) for index, a in self.listed if a.kinds & FINAL_KINDS]
         for (index, a), anchor in zip(chosen, ui.anchors("top", (a.id for _, a in chosen))):
-            diverging = " ".join(f'<span class="badge divergence">{escape(name)} {escape(_value(a.answers.get(name)))}'
-                                 "</span>" for name in _rounders(a) if name != "per_step")
+            answers: dict[str, list[str]] = {}
+            for name in _rounders(a):
+                if name != "per_step":
+                    answers.setdefault(_value(a.answers.get(name)), []).append(name)
+            diverging = " ".join(f'<span class="badge divergence">{escape(" · ".join(names))}: {escape(value)}'
+                                 "</span>" for value, names in answers.items())
             rows.append(Row([self.id_link(index, a), f"<code>{escape(a.program)}</code>", _num(a.raw),
                              _num(a.official), diverging], anchor, text=f"{a.id} {a.program}"))
         columns = [Column("id", css="nowrap"), Column("program"), Column("raw value", True),
-                   Column("official", True), Column("diverging rounders and their answers")]
-        return ui.table("headline-table", columns, rows, search="filter these programs",
+                   Column("official", True), Column("diverging rounders: answer")]
+        heading = f'<h2 id="headline" class="first">Where a final-value rounder diverges: {len(rows)}</h2>'
+        return ui.table("headline-table", columns, rows, search="filter these programs", heading=heading,
+                        widths=(25, 33, 12, 10, 20),
                         empty="No final-value rounder diverges on any program.")
 
     def programs(self) -> str:
@@ -245,11 +251,10 @@ def _lead(report: Report) -> str:
     final, per_step_only = lanes[0], lanes[1]
     divergent, gold = report.divergent(), report.gold_summary()
     per_rounder = ", ".join(f"{name} {divergent[name]}" for name in ALL_VARIANTS if name != "per_step")
-    return (f"{escape(report.source)}: {report.programs} programs. <strong>{final} programs</strong> get a different "
-            f"answer from a final-value rounder ({escape(per_rounder)}); {per_step_only} more differ only when every "
-            f"intermediate is rounded (<a href=\"#rounder-per_step\">per_step</a>). Gold answers matching the official "
-            f"execution: {gold['matching']} of {gold['with_gold']}. Refused: "
-            f"<a href=\"#refused\">{len(report.refused())}</a>.")
+    return (f"{report.programs} programs from {escape(report.source)}. <strong>{final}</strong> get a different "
+            f"answer from a final-value rounder ({escape(per_rounder)}); {per_step_only} more only when every "
+            f"intermediate is rounded (<a href=\"#rounder-per_step\">per_step</a>). Gold answers reproduced: "
+            f"{gold['matching']} of {gold['with_gold']}. Refused: <a href=\"#refused\">{len(report.refused())}</a>.")
 
 
 def render(report: Report) -> str:

@@ -90,14 +90,14 @@ def link(anchor: str, label: str) -> str:
 
 def table(table_id: str, columns: Sequence[Column], rows: Sequence[Row], *, filters: Sequence[Filter] = (),
           search: str = "filter rows", compact: bool = False, empty: str = "None.",
-          widths: Sequence[int] = ()) -> str:
+          widths: Sequence[int] = (), heading: str = "") -> str:
     """A sortable table with a search box (and drop-downs) above it; ``empty`` when there are no rows.
 
     ``widths`` (percentages, one per column) fixes the layout, so long values wrap instead of
-    widening the page."""
+    widening the page. ``heading`` (HTML) goes on one line with the search box, to save height."""
     if not rows:
-        return f"<p>{escape(empty)}</p>"
-    controls = [f'<div class="controls" data-table="{table_id}">',
+        return f"{heading}<p>{escape(empty)}</p>"
+    controls = [f'<div class="controls{" headed" if heading else ""}" data-table="{table_id}">{heading}',
                 f'<input type="search" placeholder="{escape(search)}" aria-label="{escape(search)}">']
     for choice in filters:
         options = "".join(f'<option value="{escape(value)}">{escape(label)}</option>' for value, label in choice.options)

@@ -71,7 +71,7 @@ def _headline(report: Report) -> list[str]:
     lines = [f"### Where a final-value rounder diverges: {len(rows)}", ""]
     if not rows:
         return lines + ["None.", ""]
-    lines += ["| id | program | raw value | official | diverging rounders and their answers |", "|---|---|---|---|---|"]
+    lines += ["| id | program | raw value | official | diverging rounders: answer |", "|---|---|---|---|---|"]
     for a in rows:
         diverging = ", ".join(f"{name} {_show(a.answers.get(name))}" for name in FINAL_VALUE_ROUNDERS
                               if ROUNDER_FINDING[name] in a.kinds)

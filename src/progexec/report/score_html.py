@@ -55,7 +55,8 @@ def _metrics(data: ScoreViews) -> str:
                         f"scorer-{name}", text=name))
     columns = [Column("scorer"), Column("n", True), Column("execution correct", True),
                Column("execution accuracy", True), Column("program correct", True), Column("program accuracy", True)]
-    return ui.table("metrics-table", columns, rows, search="filter scorers")
+    heading = '<h2 id="metrics" class="first">Metrics per scorer</h2>'
+    return ui.table("metrics-table", columns, rows, search="filter scorers", heading=heading)
 
 
 def _aborts(data: ScoreViews) -> str:
