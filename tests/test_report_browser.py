@@ -67,15 +67,17 @@ class Page:
     def __init__(self, browser: Any, path: Path, width: int) -> None:
         self.errors: list[str] = []
         self.requests: list[str] = []
+        self.url = path.as_uri()
         self.context = browser.new_context(viewport={"width": width, "height": HEIGHT})
         self.context.route("**/*", self._route)
         self.page = self.context.new_page()
         self.page.on("console", lambda message: self.errors.append(message.text) if message.type == "error" else None)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.goto(path.as_uri())
+        self.page.goto(self.url)
 
     def _route(self, route: Any) -> None:
-        if route.request.url.split("#")[0].startswith("file://"):
+        """Only the page itself may load: anything else (another file, a favicon, the network) is recorded and refused."""
+        if route.request.url.split("#")[0] == self.url:
             route.continue_()
         else:
             self.requests.append(route.request.url)

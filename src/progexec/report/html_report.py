@@ -242,7 +242,7 @@ def _legend() -> str:
                  _code(MEANINGS[kind])], f"legend-{kind.label}") for kind in FindingKind]
     severities = "".join(f"<li><strong>{escape(name)}</strong>: {escape(text)}</li>" for name, text in SEVERITIES.items())
     return (ui.table("legend-table", [Column("finding"), Column("severity"), Column("meaning")], rows,
-                     widths=(22, 11, 67))
+                     widths=(22, 13, 65))
             + f'<ul class="plain">{severities}</ul>')
 
 

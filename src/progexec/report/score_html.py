@@ -80,7 +80,7 @@ def _failures(data: ScoreViews) -> str:
                Filter("measure", "measure", tuple((name, name) for name in MEASURES))]
     return ui.table("failures-table", [Column("scorer"), Column("measure"), Column("reason"), Column("items", True),
                                        Column("the items")], rows, filters=filters, empty="No item fails any scorer.",
-                    widths=(13, 10, 17, 7, 53))
+                    widths=(15, 12, 19, 7, 47))
 
 
 def _disagreements(data: ScoreViews) -> str:
@@ -94,7 +94,7 @@ def _disagreements(data: ScoreViews) -> str:
                Filter("measure", "measure", tuple((name, name) for name in MEASURES))]
     return ui.table("disagreements-table", [Column("scorers"), Column("measure"), Column("items", True),
                                             Column("the items")], rows, filters=filters,
-                    empty="Only one scorer ran: nothing to compare.", widths=(22, 10, 8, 60))
+                    empty="Only one scorer ran: nothing to compare.", widths=(24, 12, 8, 56))
 
 
 def _coverage(data: ScoreViews) -> str:
