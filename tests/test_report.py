@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -82,7 +83,33 @@ def test_json_report_shape_and_every_input_present() -> None:
 def test_html_report_is_self_contained_with_a_plot() -> None:
     html = html_report.render(_small_report())
     assert html.startswith("<!DOCTYPE html>") and "<svg" in html and "</html>" in html
-    assert "src=" not in html and "<script" not in html and "http://" not in html.replace("http://www.w3.org", "")
+    # one file: the only script and style are inline, nothing is fetched
+    assert "src=" not in html and "<link" not in html and "@import" not in html and "url(" not in html
+    assert "http://" not in html.replace("http://www.w3.org/2000/svg", "") and "https://" not in html
+    assert html.count("<script>") == 1 and html.count("<style>") == 1
+
+
+def test_html_report_links_resolve_and_headline_lists_the_final_value_divergences() -> None:
+    html = html_report.render(_small_report())
+    ids = set(re.findall(r' id="([^"]+)"', html))
+    targets = set(re.findall(r'href="#([^"]+)"', html))
+    assert targets and targets <= ids  # every plot point, id link and section link lands on an element
+    headline = html[html.index('id="headline-table"'):]
+    headline = headline[:headline.index("</table>")]
+    # the small file's final-value divergences (tests/data/golden/report_small.json): the tie and the naive case
+    assert re.findall(r'<tr id="top-[^"]+"', headline) == ['<tr id="top-tie-1-640625"', '<tr id="top-naive-0-115625"']
+    # every program with findings or refused has its own row anchor in the main table
+    for anchor in ("tie-1-640625", "naive-0-115625", "chain", "refused", "wrong-gold", "line-8"):
+        assert f'<tr id="p-{anchor}"' in html
+
+
+def test_every_finding_kind_has_a_legend_line_and_a_section() -> None:
+    html = html_report.render(_small_report())
+    text = markdown.render(_small_report())
+    for kind in FindingKind:
+        assert f'id="legend-{kind.label}"' in html and f"| `{kind.label}` | {kind.severity} | " in text
+        section = "rounder" if kind.label in ("exact", "naive", "half_up", "numpy", "per_step") else "kind"
+        assert f'id="{section}-{kind.label}"' in html
 
 
 def test_cli_report_twice_gives_identical_files(tmp_path: Path) -> None:
