@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from ..limits import using
-from ..meta import run_meta
 from ..readers import InputError
 from ..report import build_report
 from ..report import html_report, json_report, markdown
@@ -43,7 +42,6 @@ def run(args: argparse.Namespace) -> int:
     with using(limits):
         try:
             report = build_report(stream_items(sources), _source(args.inputs), progress.update, limits)
-            report.meta = run_meta(sources, None, limits)
         except InputError as error:
             raise UsageError(str(error)) from None
         finally:

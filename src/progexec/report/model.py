@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..interp.status import Status
 from ..items import Item
 from ..limits import Limits
+from ..meta import run_meta
 from ..records import FORMAT_VERSION
 from ..oracle.classify import ALL_VARIANTS, Analysis, FindingKind, analyze_execution
 from ..runner import bounded, execute_unbounded, limit_exceeded, prepare
@@ -71,11 +74,22 @@ def analyze_item(item: Item, limits: Limits | None = None) -> Analysis:
 
 def build_report(items: Iterable[Item], source: str, progress: Callable[[int], None] | None = None,
                  limits: Limits | None = None) -> Report:
-    """Analyse every item, in order."""
+    """Analyse every item, in order; ``meta`` records progexec, Python, the limits and the SHA-256 of the
+    items as read (the same for the command line and the library, so the report is reproducible)."""
     report = Report(source)
     prepare()  # the parsers and oracle modules are ready before the first item's clock starts
+    digest = hashlib.sha256()
     for done, item in enumerate(items, start=1):
+        digest.update(item_fingerprint(item))
         report.analyses.append(analyze_item(item, limits))
         if progress is not None:
             progress(done)
+    report.meta = run_meta([], None, limits) | {"items_sha256": digest.hexdigest()}
+    del report.meta["inputs"]
     return report
+
+
+def item_fingerprint(item: Item) -> bytes:
+    """The bytes of an item that its analysis depends on (id, program, table, gold, dialect)."""
+    record = [item.id, item.program, item.table, item.gold, item.has_gold, item.dialect, item.error]
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass") + b"\n"
