@@ -14,6 +14,7 @@ on every run of the same libseccomp.
 
 from __future__ import annotations
 
+import argparse
 import errno
 import sys
 import tempfile
@@ -58,9 +59,12 @@ def build(arch: int) -> bytes:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT, help=f"directory to write to (default {OUT})")
+    out = parser.parse_args().out
     for name, arch in ARCHES.items():
         program = build(arch)
-        path = OUT / f"sandbox_seccomp_{name}.bpf"
+        path = out / f"sandbox_seccomp_{name}.bpf"
         path.write_bytes(program)
         print(f"{path}: {len(program) // 8} instructions")
     return 0
