@@ -14,6 +14,7 @@ Floats never enter this arithmetic: ``Fraction op float`` would silently be a fl
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -32,6 +33,10 @@ budget, or past MAX_EXACT_BITS for any one value, the oracle switches to interva
 
 MAX_ROOT_DEGREE = 64
 """Largest root degree tried when looking for an exact rational power (``exp(4, 0.5)`` is 2)."""
+
+MAX_MAGNITUDE_BITS = 1_000_000
+# bound: MAX_MAGNITUDE_BITS = 1_000_000 — a power whose result is beyond 2**±this is decided from the operands, before computing:
+#   overflow when huge, limit_exceeded when tiny (neither an exact Fraction nor an interval endpoint of that size is built)
 
 READINGS = ("decimal", "float")
 
@@ -97,6 +102,16 @@ def _integer_root(value: int, degree: int) -> int | None:
     return None
 
 
+def _magnitude_bits(base: Fraction, exponent: Fraction) -> float:
+    """About ``|log2 |base ** exponent||``, from the operands alone (nothing is raised to anything)."""
+    if base == 0 or abs(base) == 1:
+        return 0.0
+    log_base = abs(math.log2(abs(base.numerator)) - math.log2(base.denominator))
+    if abs(exponent) > 10**300:
+        return math.inf
+    return log_base * abs(float(exponent))
+
+
 def _too_big(base: Fraction, exponent: int) -> bool:
     bits = max(base.numerator.bit_length(), base.denominator.bit_length()) * abs(exponent)
     return bits > MAX_EXACT_BITS
@@ -159,6 +174,12 @@ class Exact:
     def power(self, a: Fraction, b: Fraction) -> Fraction:
         if a == 0 and b < 0:
             raise Refusal(Status.DIVIDE_BY_ZERO, "zero raised to a negative power")
+        magnitude = _magnitude_bits(a, b)
+        if magnitude > MAX_MAGNITUDE_BITS:  # sized from the operands: nothing this large is ever built
+            if (abs(a) > 1) == (b > 0):
+                raise Refusal(Status.OVERFLOW, f"{a} ** {b} is about 2 ** {magnitude:.3g}, beyond the float64 range")
+            raise Refusal(Status.LIMIT_EXCEEDED, f"{a} ** {b} is about 2 ** -{magnitude:.3g}, too small to hold "
+                                                 f"exactly or to enclose (limit 2 ** -{MAX_MAGNITUDE_BITS})")
         if b.denominator == 1:
             if _too_big(a, int(b)):
                 self.too_large = True
