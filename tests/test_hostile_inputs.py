@@ -182,6 +182,8 @@ def _peak_bytes(text: str) -> tuple[Status, int]:
     ("exp(2, 10000000000)", Status.OVERFLOW),
     ("exp(0.5, -10000000000)", Status.OVERFLOW),
     ("exp(1.5, 10000000000.5)", Status.OVERFLOW),
+    ("exp(1.5, 0.5), exp(#0, 10000000000)", Status.OVERFLOW),       # irrational first: the interval route
+    ("exp(2, 0.5), exp(#0, -10000000000)", Status.LIMIT_EXCEEDED),  # 1.5 GB of interval endpoint before
 ])
 def test_huge_powers_are_sized_before_computing(text: str, status: Status) -> None:
     found, peak = _peak_bytes(text)

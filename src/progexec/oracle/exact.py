@@ -112,6 +112,28 @@ def _magnitude_bits(base: Fraction, exponent: Fraction) -> float:
     return log_base * abs(float(exponent))
 
 
+def check_magnitude(base: Fraction, exponent: Fraction) -> None:
+    """Refuse ``base ** exponent`` beyond 2 ** ±MAX_MAGNITUDE_BITS from the operands alone (exact or interval).
+
+    A huge result is ``overflow`` (it is beyond float64 whatever its digits); a tiny one
+    is ``limit_exceeded`` (neither a Fraction nor an interval endpoint of its size is built).
+    """
+    magnitude = _magnitude_bits(base, exponent)
+    if magnitude <= MAX_MAGNITUDE_BITS:  # sized from the operands: nothing this large is ever built
+        return
+    shown = f"{_short(base)} ** {_short(exponent)}"
+    if (abs(base) > 1) == (exponent > 0):
+        raise Refusal(Status.OVERFLOW, f"{shown} is about 2 ** {magnitude:.3g}, beyond the float64 range")
+    raise Refusal(Status.LIMIT_EXCEEDED, f"{shown} is about 2 ** -{magnitude:.3g}, too small to hold "
+                                         f"exactly or to enclose (limit 2 ** -{MAX_MAGNITUDE_BITS})")
+
+
+def _short(value: Fraction) -> str:
+    """A readable spelling of an operand (interval endpoints are long fractions)."""
+    text = str(value)
+    return text if len(text) <= 24 else f"{float(value):.6g}"
+
+
 def _too_big(base: Fraction, exponent: int) -> bool:
     bits = max(base.numerator.bit_length(), base.denominator.bit_length()) * abs(exponent)
     return bits > MAX_EXACT_BITS
@@ -174,12 +196,7 @@ class Exact:
     def power(self, a: Fraction, b: Fraction) -> Fraction:
         if a == 0 and b < 0:
             raise Refusal(Status.DIVIDE_BY_ZERO, "zero raised to a negative power")
-        magnitude = _magnitude_bits(a, b)
-        if magnitude > MAX_MAGNITUDE_BITS:  # sized from the operands: nothing this large is ever built
-            if (abs(a) > 1) == (b > 0):
-                raise Refusal(Status.OVERFLOW, f"{a} ** {b} is about 2 ** {magnitude:.3g}, beyond the float64 range")
-            raise Refusal(Status.LIMIT_EXCEEDED, f"{a} ** {b} is about 2 ** -{magnitude:.3g}, too small to hold "
-                                                 f"exactly or to enclose (limit 2 ** -{MAX_MAGNITUDE_BITS})")
+        check_magnitude(a, b)
         if b.denominator == 1:
             if _too_big(a, int(b)):
                 self.too_large = True

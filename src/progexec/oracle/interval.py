@@ -17,7 +17,7 @@ from mpmath import iv
 
 from ..interp.arithmetic import Refusal
 from ..interp.status import Status
-from .exact import Exact
+from .exact import Exact, check_magnitude
 
 PRECISIONS = (128, 512, 2048)
 """Precisions (bits) tried in turn."""
@@ -93,6 +93,10 @@ class Interval:
     def power(self, a: Any, b: Any) -> Any:
         b_low, b_high = endpoints(b)
         a_low, a_high = endpoints(a)
+        for base in (a_low, a_high):  # sized before mpmath builds it or endpoints() turns it into a Fraction
+            for bound in (b_low, b_high):
+                if base != 0:
+                    check_magnitude(base, bound)
         if b_low == b_high and b_low.denominator == 1:
             exponent = int(b_low)
             if abs(exponent) > MAX_EXPONENT:
