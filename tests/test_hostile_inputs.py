@@ -13,6 +13,7 @@ import gzip
 import json
 import re
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,17 +51,26 @@ def _spec_value(text: str) -> float | None:
     sign_match = _SPEC_SIGN.match(text)
     sign = -1.0 if sign_match and sign_match.group(1) == "-" else 1.0
     body = text[sign_match.end():] if sign_match else text
-    value: float | None = None
-    mixed, fraction = _SPEC_MIXED.match(body), _SPEC_FRACTION.match(body)
-    if mixed and number(mixed.group(3)) != 0 and "." not in mixed.group(1):
-        whole = number(mixed.group(1))
-        value = whole + (-1.0 if whole < 0 else 1.0) * number(mixed.group(2)) / number(mixed.group(3))
-    elif fraction and number(fraction.group(2)) != 0:
-        value = number(fraction.group(1)) / number(fraction.group(2))
-    else:
-        first = NUMBER_PATTERN.search(body)
-        value = number(first.group(0)) if first else None
+    try:
+        value = _spec_unsigned(body, number)
+    except ValueError:  # a spelling float() refuses (".0.") has no value
+        return None
     return None if value is None or value in (float("inf"), float("-inf")) or value != value else sign * value
+
+
+def _spec_unsigned(body: str, number: Callable[[str], float]) -> float | None:
+    mixed = _SPEC_MIXED.match(body)
+    if mixed:
+        whole, numerator, denominator = (number(group) for group in mixed.groups())
+        if denominator != 0 and "." not in mixed.group(1):
+            return whole + (-1.0 if whole < 0 else 1.0) * numerator / denominator
+    fraction = _SPEC_FRACTION.match(body)
+    if fraction:
+        numerator, denominator = (number(group) for group in fraction.groups())
+        if denominator != 0:
+            return numerator / denominator
+    first = NUMBER_PATTERN.search(body)
+    return number(first.group(0)) if first else None
 
 
 def _mathqa(split: str) -> list[dict[str, Any]]:

@@ -16,7 +16,8 @@ options and :func:`read_options` says why (``too_long``). Parsing is one left-to
 pass (numbers are read by a scanner with the regex's greedy semantics, never by a
 backtracking pattern), the list spelling is read by a scanner of string literals
 (no ``ast.literal_eval`` of the whole field), and an option whose value is not
-finite (``1e999``) has no value, so it never matches.
+finite (``1e999``) or whose number ``float`` cannot read (``.0.``) has no value, so it
+never matches.
 """
 
 from __future__ import annotations
@@ -125,7 +126,10 @@ def option_value(text: str) -> float | None:
     sign_match = _LEADING_SIGN.match(text)
     sign = -1.0 if sign_match and sign_match.group(1) == "-" else 1.0
     body = text[sign_match.end():] if sign_match else text
-    value = _unsigned_value(body)
+    try:
+        value = _unsigned_value(body)
+    except ValueError:  # the pattern admits spellings float() refuses (".0.", "1.2."): no value
+        return None
     return None if value is None or not math.isfinite(value) else sign * value
 
 
