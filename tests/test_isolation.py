@@ -134,12 +134,11 @@ def test_attacks_leave_nothing_behind(attack_run: dict[str, Any]) -> None:
 
 @needs_isolation
 def test_the_scorer_is_never_stopped(attack_run: dict[str, Any]) -> None:
-    """SIGSTOP of the 'parent' hits bubblewrap's PID 1 in the snippet's namespace (or is refused), not us."""
-    state = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[0]
-    assert state in ("R", "S")
-    # 33 snippets, 2 at a time, the slowest bounded by the 8 s timeout: a stopped scorer would hang here
+    """SIGSTOP of the 'parent' hits bubblewrap's PID 1 in the snippet's namespace (refused, or ignored), not us."""
+    result = attack_run["results"]["sigstop_parent"]
+    assert result.kind is SnippetKind.FORBIDDEN or (result.kind is SnippetKind.OK and result.answer == 1.0), result
+    # every snippet, 2 at a time, each bounded by the 8 s timeout: a stopped scorer would never get here in time
     assert attack_run["elapsed"] < 8.0 * len(attack_run["records"]) / 2
-    assert attack_run["results"]["sigstop_parent"].kind in (SnippetKind.FORBIDDEN, SnippetKind.OK)
 
 
 @needs_isolation
