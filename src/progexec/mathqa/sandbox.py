@@ -3,7 +3,7 @@
 :func:`run_snippet` starts a fresh interpreter for one snippet
 (:mod:`progexec.mathqa.sandbox_child` is its program) inside the bubblewrap sandbox
 of :mod:`progexec.mathqa.bubblewrap` — the OS-level boundary — sends it the code and
-nothing else on standard input, and waits at most ``timeout`` seconds of wall-clock
+nothing else on standard input (an unlinked temporary file), and waits at most ``timeout`` seconds of wall-clock
 time in this process (the child cannot see or signal it); past that, or past
 ``max_result_bytes`` of output, the sandbox is killed, and its PID namespace with
 every descendant dies with it. The child's result comes back over its standard
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import IO, Any
 
 from . import bubblewrap
 from .bubblewrap import IsolationUnavailable
@@ -174,8 +174,8 @@ def _request(code: str, limits: SandboxLimits, isolated: bool) -> bytes:
     }).encode("utf-8", "surrogatepass")
 
 
-def _start(isolated: bool, workdir: str) -> subprocess.Popen[bytes]:
-    common: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.DEVNULL,
+def _start(isolated: bool, workdir: str, request: IO[bytes]) -> subprocess.Popen[bytes]:
+    common: dict[str, Any] = {"stdin": request, "stdout": subprocess.PIPE, "stderr": subprocess.DEVNULL,
                               "start_new_session": True}
     if not isolated:
         return subprocess.Popen([sys.executable, "-I", "-c", _child_source()], cwd=workdir, env=_UNSAFE_ENV,
@@ -191,19 +191,15 @@ def _start(isolated: bool, workdir: str) -> subprocess.Popen[bytes]:
 
 def _run(code: str, limits: SandboxLimits, isolated: bool) -> SnippetResult:
     started = time.monotonic()
-    request = _request(code, limits, isolated)
-    with tempfile.TemporaryDirectory(prefix="progexec-sandbox-") as workdir:
+    # the request goes through an unlinked file, not a pipe: writing it can never block on a stalled child
+    with tempfile.TemporaryDirectory(prefix="progexec-sandbox-") as workdir, tempfile.TemporaryFile() as request:
+        request.write(_request(code, limits, isolated))
+        request.seek(0)
         try:
-            process = _start(isolated, workdir)
+            process = _start(isolated, workdir, request)
         except (OSError, IsolationUnavailable) as error:
             return SnippetResult(SnippetKind.SANDBOX_ERROR, message=f"cannot start the sandbox: {error}")
         try:
-            assert process.stdin is not None
-            try:
-                process.stdin.write(request)
-                process.stdin.close()
-            except (BrokenPipeError, OSError):
-                pass
             raw, limit = _read_bounded(process, started + limits.timeout, limits.max_result_bytes)
         finally:
             _kill(process)
