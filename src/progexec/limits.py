@@ -65,7 +65,11 @@ class Limits:
     max_symbolic_nodes: int = _bound(
         256, "most operations in an expression handed to sympy's simplify (per side); beyond it the pair is "
              "expression_too_large (real programs have a few dozen at most)")
+    max_magnitude_bits: int = _bound(
+        1_000_000, "a power whose result is beyond 2**±this (bits) is decided from its operands before computing "
+                   "(overflow when huge, limit_exceeded when tiny), in the exact and interval oracles")
     max_factorial_arg: int = _bound(10_000, "largest MathQA factorial / choose argument computed")
+    max_options_chars: int = _bound(4096, "longest MathQA options field parsed; longer gives no options (too_long)")
     max_sandbox_code_chars: int = _bound(1_000_000, "longest MathQA-Python snippet run in the sandbox")
 
     def __post_init__(self) -> None:

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
-from ..mathqa.sandbox import SandboxLimits, default_jobs
-from ..mathqa.score_python import DEFAULT_REL_TOL, ScoreInputError, gold_answers, predicted_code, read_records, score
+from ..mathqa.sandbox import IsolationUnavailable, SandboxLimits, default_jobs, require_isolation
+from ..mathqa.score_python import DEFAULT_REL_TOL, ItemKind, SnippetInputError, gold_items, predictions, read_records, score
 from .common import EXIT_OK, UsageError
 
 NAME = "score-python"
-HELP = ("run predicted MathQA-Python snippets ({id, code}) in a sandbox, one process each, and score their "
-        "'answer' against the gold ({id, answer})")
+HELP = ("run predicted MathQA-Python snippets ({id, code}) in a bubblewrap sandbox, one process each, and score "
+        "their 'answer' against the gold ({id, answer})")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,26 +28,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="address-space limit per snippet (default 1024)")
     parser.add_argument("--jobs", type=int, default=default_jobs(), metavar="N",
                         help=f"snippets run in parallel (default: the number of cores, {default_jobs()})")
+    parser.add_argument("--unsafe-no-isolation", action="store_true",
+                        help="DANGEROUS: run the snippets without the OS sandbox when bubblewrap is unavailable "
+                             "(only in-process checks and rlimits; model code can then read files, see this "
+                             "process and signal it). Only for code you trust")
 
 
 def run(args: argparse.Namespace) -> int:
     if not args.rel_tol >= 0 or args.timeout <= 0 or args.memory_mb <= 0 or args.jobs <= 0:
         raise UsageError("--rel-tol must be >= 0 and --timeout, --memory-mb, --jobs positive")
     try:
-        gold = gold_answers(read_records(Path(args.gold)))
-        predictions = predicted_code(read_records(Path(args.pred)))
-    except ScoreInputError as error:
+        gold = gold_items(read_records(Path(args.gold)))
+        predicted = predictions(read_records(Path(args.pred)))
+    except SnippetInputError as error:
         raise UsageError(str(error)) from None
+    if not any(item.problem is not ItemKind.BAD_INPUT for item in gold):
+        raise UsageError(f"{args.gold}: no usable gold record (each needs an 'id' and a numeric 'answer')")
+    try:
+        isolation = require_isolation(args.unsafe_no_isolation)
+    except IsolationUnavailable as error:
+        raise UsageError(str(error)) from None
+    if not isolation.available:
+        print(f"score-python: WARNING: running model code WITHOUT isolation ({isolation.reason}); "
+              "it can read your files and signal this process", file=sys.stderr)
     limits = SandboxLimits(timeout=args.timeout, memory_bytes=args.memory_mb * 1024 * 1024)
-    result = score(gold, predictions, args.rel_tol, limits, args.jobs)
+    result = score(gold, predicted, args.rel_tol, limits, args.jobs, unsafe_no_isolation=args.unsafe_no_isolation,
+                   isolation=isolation.describe())
     if args.json:
         print(json.dumps(result.record(), ensure_ascii=False, allow_nan=False))
     else:
         print(f"score-python: {result.correct}/{result.n} correct, accuracy {result.accuracy:.4f} "
-              f"(rel_tol {result.rel_tol:g})")
+              f"(rel_tol {result.rel_tol:g}; isolation: {result.isolation})")
         wrong = [item for item in result.items if not item.correct]
         for item in wrong[:20]:
-            print(f"  {item.id}: {item.reason}")
+            print(f"  {item.id if item.id is not None else f'line {item.line}'}: {item.reason}")
         if len(wrong) > 20:
             print(f"  ... and {len(wrong) - 20} more (use --json for all)")
+        for bad in result.bad_predictions[:20]:
+            print(f"  prediction line {bad.line}: {bad.reason}")
     return EXIT_OK

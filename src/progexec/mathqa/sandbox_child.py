@@ -1,26 +1,30 @@
 """The program a sandbox process runs: read one request, confine itself, exec the snippet, report.
 
-Run as ``python -I -c <this source>`` by :mod:`progexec.mathqa.sandbox` (so it imports
-nothing from progexec and is started fresh for every snippet). It reads a JSON
-request ``{"code", "allowed", "memory_bytes", "cpu_seconds", "max_output"}`` from
-standard input and writes one JSON result on the file descriptor standard output
-had at start; the snippet's own ``print`` goes to a capped buffer and file
-descriptors 1 and 2 point at ``/dev/null`` while it runs.
+Run as ``python -I -S -c <this source>`` inside bubblewrap by
+:mod:`progexec.mathqa.sandbox` (so it imports nothing from progexec and is started
+fresh for every snippet). It reads a JSON request ``{"code", "allowed",
+"memory_bytes", "cpu_seconds", "max_output", "path"}`` from standard input and
+writes one JSON result ``{"kind", "answer"?, "message"?}`` on the file descriptor
+standard output had at start; the snippet's own ``print`` goes to a capped buffer
+and file descriptors 1 and 2 point at ``/dev/null`` while it runs.
 
-Confinement, innermost first (Python-level checks are not a security boundary on
-their own; the resource limits and the parent's wall-clock kill are):
+The boundary is outside this program: namespaces, the filesystem view, the
+unprivileged uid and the seccomp filter bubblewrap set up, and the rlimits set here
+before the snippet runs (address space, CPU seconds, file size 0, no core files,
+no new processes, few descriptors), which the snippet cannot raise. The layers
+below only turn refusals into clear messages; Python code can reach around them:
 1. the snippet's ``__import__`` admits only the allowed top-level modules;
-2. an audit hook (which Python code cannot remove) refuses process creation,
-   sockets, file writes and deletions, directory listing, ctypes, signals to
-   other processes and raising resource limits, and any import of the process,
-   network and FFI modules even from library code;
-3. rlimits: address space, CPU seconds, file size 0, no core files, no new
-   processes (``RLIMIT_NPROC``, effective when not running as root).
+2. an audit hook refuses process creation, sockets, file writes and deletions,
+   directory listing, ctypes, signals and raising resource limits, and any import
+   of the process, network and FFI modules even from library code.
+A kernel refusal (``EPERM``, ``EACCES``, ``EROFS``, ``EFBIG``) is reported as
+``forbidden`` too.
 """
 
 from __future__ import annotations
 
 import builtins
+import errno
 import io
 import json
 import math
@@ -148,6 +152,10 @@ def _number(answer: Any) -> Any:
     return value if math.isfinite(value) else repr(value)
 
 
+_REFUSED = (errno.EPERM, errno.EACCES, errno.EROFS, errno.EFBIG)
+"""Errors by which the kernel (seccomp, read-only mounts, rlimits, uid) refuses an action."""
+
+
 def main() -> None:
     request = json.loads(sys.stdin.read())
     result_fd = os.dup(1)
@@ -164,6 +172,9 @@ def main() -> None:
     for name in ("input", "breakpoint", "help", "exit", "quit", "copyright", "credits", "license"):
         safe_builtins.pop(name, None)
     namespace: dict[str, Any] = {"__name__": "__snippet__", "__builtins__": safe_builtins}
+    for entry in request.get("path", []):
+        if isinstance(entry, str) and entry not in sys.path:
+            sys.path.append(entry)
     global _READ_ROOTS
     _READ_ROOTS = tuple(sorted({os.path.normpath(os.path.abspath(entry)) for entry in
                                 (sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path) if entry}))
@@ -174,41 +185,45 @@ def main() -> None:
     _limit(resource.RLIMIT_NPROC, 0)
     _limit(resource.RLIMIT_CPU, int(request["cpu_seconds"]))
     _limit(resource.RLIMIT_AS, int(request["memory_bytes"]))
+    _limit(resource.RLIMIT_NOFILE, 64)
     sys.addaudithook(_audit)
     outcome: dict[str, Any]
     try:
         code = compile(request["code"], "<snippet>", "exec")
         exec(code, namespace)
         if "answer" not in namespace:
-            outcome = {"ok": False, "kind": "no_answer", "message": "the snippet sets no variable 'answer'"}
+            outcome = {"kind": "no_answer", "message": "the snippet sets no variable 'answer'"}
         else:
             try:
-                outcome = {"ok": True, "answer": _number(namespace["answer"])}
+                outcome = {"kind": "ok", "answer": _number(namespace["answer"])}
             except BaseException as error:  # a hostile __float__ may raise anything
-                outcome = {"ok": False, "kind": "not_a_number",
+                outcome = {"kind": "not_a_number",
                            "message": f"answer is not a number ({type(error).__name__})"}
     except SyntaxError as error:
-        outcome = {"ok": False, "kind": "syntax_error", "message": f"{error.msg} (line {error.lineno})"}
+        outcome = {"kind": "syntax_error", "message": f"{error.msg} (line {error.lineno})"}
     except SandboxViolation as error:
-        outcome = {"ok": False, "kind": "forbidden", "message": str(error)}
+        outcome = {"kind": "forbidden", "message": str(error)}
     except ImportError as error:
         kind = "forbidden" if str(error).startswith("sandbox:") else "error"
-        outcome = {"ok": False, "kind": kind, "message": f"ImportError: {error}"}
+        outcome = {"kind": kind, "message": f"ImportError: {error}"}
     except MemoryError:
-        outcome = {"ok": False, "kind": "memory", "message": "the snippet ran out of memory (memory limit)"}
+        outcome = {"kind": "memory", "message": "the snippet ran out of memory (memory limit)"}
     except OutputLimit as error:
-        outcome = {"ok": False, "kind": "output_limit", "message": str(error)}
+        outcome = {"kind": "output_limit", "message": str(error)}
     except SystemExit as error:
-        outcome = {"ok": False, "kind": "exit", "message": f"the snippet called exit ({error.code!r})"}
+        outcome = {"kind": "exit", "message": f"the snippet called exit ({error.code!r})"}
     except RecursionError:
-        outcome = {"ok": False, "kind": "error", "message": "RecursionError: maximum recursion depth exceeded"}
+        outcome = {"kind": "error", "message": "RecursionError: maximum recursion depth exceeded"}
+    except OSError as error:
+        kind = "forbidden" if error.errno in _REFUSED else "error"
+        outcome = {"kind": kind, "message": f"{type(error).__name__}: {str(error)[:200]}"}
     except BaseException as error:
-        outcome = {"ok": False, "kind": "error", "message": f"{type(error).__name__}: {str(error)[:200]}"}
+        outcome = {"kind": "error", "message": f"{type(error).__name__}: {str(error)[:200]}"}
     outcome["printed"] = captured.count
     try:
         payload = json.dumps(outcome)
     except BaseException:
-        payload = json.dumps({"ok": False, "kind": "error", "message": "the result could not be encoded"})
+        payload = json.dumps({"kind": "error", "message": "the result could not be encoded"})
     os.write(result_fd, payload.encode("utf-8", "replace"))
     os._exit(0)
 

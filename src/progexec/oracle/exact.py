@@ -14,6 +14,7 @@ Floats never enter this arithmetic: ``Fraction op float`` would silently be a fl
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -33,6 +34,11 @@ budget, or past MAX_EXACT_BITS for any one value, the oracle switches to interva
 
 MAX_ROOT_DEGREE = DEFAULT_LIMITS.max_root_degree
 """Largest root degree tried when looking for an exact rational power (``exp(4, 0.5)`` is 2)."""
+
+MAX_MAGNITUDE_BITS = DEFAULT_LIMITS.max_magnitude_bits
+"""The default bound (``max_magnitude_bits``): a power whose result is beyond 2**±this is decided from the
+operands before computing — overflow when huge, limit_exceeded when tiny (neither an exact Fraction nor an
+interval endpoint of that size is built)."""
 
 READINGS = ("decimal", "float")
 
@@ -96,6 +102,38 @@ def _integer_root(value: int, degree: int) -> int | None:
         else:
             high = middle - 1
     return None
+
+
+def _magnitude_bits(base: Fraction, exponent: Fraction) -> float:
+    """About ``|log2 |base ** exponent||``, from the operands alone (nothing is raised to anything)."""
+    if base == 0 or abs(base) == 1:
+        return 0.0
+    log_base = abs(math.log2(abs(base.numerator)) - math.log2(base.denominator))
+    if abs(exponent) > 10**300:
+        return math.inf
+    return log_base * abs(float(exponent))
+
+
+def check_magnitude(base: Fraction, exponent: Fraction) -> None:
+    """Refuse ``base ** exponent`` beyond 2 ** ±MAX_MAGNITUDE_BITS from the operands alone (exact or interval).
+
+    A huge result is ``overflow`` (it is beyond float64 whatever its digits); a tiny one
+    is ``limit_exceeded`` (neither a Fraction nor an interval endpoint of its size is built).
+    """
+    magnitude = _magnitude_bits(base, exponent)
+    if magnitude <= current().max_magnitude_bits:  # sized from the operands: nothing this large is ever built
+        return
+    shown = f"{_short(base)} ** {_short(exponent)}"
+    if (abs(base) > 1) == (exponent > 0):
+        raise Refusal(Status.OVERFLOW, f"{shown} is about 2 ** {magnitude:.3g}, beyond the float64 range")
+    raise Refusal(Status.LIMIT_EXCEEDED, f"{shown} is about 2 ** -{magnitude:.3g}, too small to hold "
+                                         f"exactly or to enclose (limit 2 ** -{current().max_magnitude_bits})")
+
+
+def _short(value: Fraction) -> str:
+    """A readable spelling of an operand (interval endpoints are long fractions)."""
+    text = str(value)
+    return text if len(text) <= 24 else f"{float(value):.6g}"
 
 
 def _too_big(base: Fraction, exponent: int) -> bool:
@@ -162,6 +200,7 @@ class Exact:
     def power(self, a: Fraction, b: Fraction) -> Fraction:
         if a == 0 and b < 0:
             raise Refusal(Status.DIVIDE_BY_ZERO, "zero raised to a negative power")
+        check_magnitude(a, b)
         if b.denominator == 1:
             if _too_big(a, int(b)):
                 self.too_large = True

@@ -20,7 +20,7 @@ from ..limits import current
 
 from ..interp.arithmetic import Refusal
 from ..interp.status import Status
-from .exact import Exact
+from .exact import Exact, check_magnitude
 
 _PRECISION_LOCK = threading.RLock()
 """mpmath's ``iv`` context is one object per process: one thread at a time may set its precision."""
@@ -93,6 +93,10 @@ class Interval:
     def power(self, a: Any, b: Any) -> Any:
         b_low, b_high = endpoints(b)
         a_low, a_high = endpoints(a)
+        for base in (a_low, a_high):  # sized before mpmath builds it or endpoints() turns it into a Fraction
+            for bound in (b_low, b_high):
+                if base != 0:
+                    check_magnitude(base, bound)
         if b_low == b_high and b_low.denominator == 1:
             exponent = int(b_low)
             if abs(exponent) > current().max_interval_exponent:
