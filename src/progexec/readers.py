@@ -19,6 +19,7 @@ position; nothing is dropped or merged.
 
 from __future__ import annotations
 
+import difflib
 import gzip
 import io
 import json
@@ -527,7 +528,9 @@ def read(source: str | Path, limits: Limits | None = None) -> Iterator[Item]:
         return
     if not isinstance(source, Path) and ":" in name and not Path(name).exists() and name.split(":")[0] in {
             corpus.split(":")[0] for corpus in CORPUS_NAMES}:
-        raise InputError(f"unknown embedded corpus {name!r}; known: {', '.join(CORPUS_NAMES)}")
+        close = difflib.get_close_matches(name, CORPUS_NAMES, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise InputError(f"unknown embedded corpus {name!r}{hint} known: {', '.join(CORPUS_NAMES)}")
     opened = open_source(source, limits)
     try:
         yield from items_from(opened, limits)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import difflib
+import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -68,6 +71,22 @@ class Progress:
     def close(self) -> None:
         if self.enabled and self.last:
             print(file=sys.stderr)
+
+
+def suggestion(name: str, known: Sequence[str]) -> str:
+    """``"; did you mean X?"`` for a misspelled name, or nothing."""
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def verdict(text: str, ok: bool) -> None:
+    """The final one-line verdict on stderr: green or red on a terminal, plain when piped or NO_COLOR is set."""
+    colour = sys.stderr.isatty() and not os.environ.get("NO_COLOR")
+    mark = "PASS" if ok else "FAIL"
+    if colour:
+        print(f"\033[1;{32 if ok else 31}m{mark}\033[0m {text}", file=sys.stderr)
+    else:
+        print(f"{mark} {text}", file=sys.stderr)
 
 
 def add_batch_options(parser: argparse.ArgumentParser) -> None:

@@ -8,17 +8,22 @@ item (its ``assert`` on a program-equal, execution-unequal pair); 2 usage or inp
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from ..limits import using
 from ..meta import run_meta
+from ..report.score_report import write_score_report
+from ..score.model import GoldItem, Prediction
 from ..records import dumps, json_value
 from ..score import (FORMAT_VERSION, SCORERS, ScoreInputError, ScoreReport, disagreements, load_gold,
                      load_predictions, resolve_scorers, score_predictions)
 from ..score.loading import CORPUS_NAMES
 from ..score.runner import check_inputs
-from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output
+from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output,
+                     progress_for, suggestion, verdict)
 
 NAME = "score"
 HELP = "score predictions against gold: official execution/program accuracy and peer scorers"
@@ -41,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--items", metavar="FILE", help="write one JSON line per item (why each was (not) counted)")
     parser.add_argument("--compare", action="store_true",
                         help="show, per pair of scorers, how many items they disagree on, with examples")
+    parser.add_argument("--out", metavar="DIR", help="write score.json, items.jsonl, score.md and score.html here")
     add_batch_options(parser)
 
 
@@ -132,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         names = resolve_scorers(args.scorer)
     except KeyError as error:
-        raise UsageError(f"unknown scorer {error.args[0]!r}; choose from {', '.join(SCORERS)} or all") from None
+        raise UsageError(f"unknown scorer {error.args[0]!r}{suggestion(error.args[0], [*SCORERS, 'all'])}; "
+                         f"choose from {', '.join(SCORERS)} or all") from None
     limits = limits_from(args)
     with using(limits):
         try:
@@ -141,7 +148,14 @@ def run(args: argparse.Namespace) -> int:
             check_inputs(gold, predictions, names, args.gold, args.pred)
         except ScoreInputError as error:
             raise UsageError(str(error)) from None
-        report = score_predictions(gold, predictions, names, args.gold, args.pred)
+        progress = progress_for(args, len(predictions), "score")
+        try:
+            report = score_predictions(gold, predictions, names, args.gold, args.pred, progress.update)
+        finally:
+            progress.close()
+    meta = run_meta([args.gold, args.pred], args.argv, limits)
+    if args.out:
+        _write_out_dir(Path(args.out), report, gold, predictions, report_record(report, True, meta))
     if args.items:
         out = open_output(args.items)
         try:
@@ -151,7 +165,27 @@ def run(args: argparse.Namespace) -> int:
             if out is not sys.stdout:
                 out.close()
     if args.json:
-        print(dumps(report_record(report, args.compare, run_meta([args.gold, args.pred], args.argv, limits))))
+        print(dumps(report_record(report, args.compare, meta)))
     else:
         write_table(report, args.compare, sys.stdout)
+    official = report.scorers["official"]
+    verdict(f"score: n = {report.n}, execution accuracy {official.execution_accuracy:.4f}"
+            + (f", program accuracy {official.program_accuracy:.4f}" if official.program_accuracy is not None else "")
+            + (f"; the official script would abort on {len(report.would_abort_ids)} items" if report.would_abort_ids
+               else ""), not report.would_abort_ids)
     return EXIT_DIVERGENCE if report.would_abort_ids else EXIT_OK
+
+
+def _write_out_dir(out: Path, report: ScoreReport, gold: list[GoldItem], predictions: list[Prediction],
+                   record: dict[str, Any]) -> None:
+    """``--out DIR``: score.json, items.jsonl, score.md and score.html, all from the one report model."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "score.json").write_text(json.dumps(record, indent=1, ensure_ascii=False, allow_nan=False) + "\n",
+                                        encoding="utf-8", newline="\n")
+        with open(out / "items.jsonl", "w", encoding="utf-8", newline="\n") as handle:
+            for line in item_records(report):
+                handle.write(dumps(line) + "\n")
+        write_score_report(report, gold, out, predictions)
+    except OSError as error:
+        raise UsageError(f"cannot write the scoring report to {out}: {error}") from None

@@ -7,7 +7,8 @@ exactly what the arithmetic computed; only ``arithmetic.finish`` touches the fin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NoReturn, TypeVar, Union, cast
 
@@ -64,6 +65,16 @@ class Outcome(Generic[V]):
         if self.step is None:
             return ""
         return f"step {self.step}" + (f", argument {self.arg}" if self.arg else "")
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``" (did you mean 'x'?)"`` for a misspelled op or row name, or nothing (bounded: names over 100
+    characters and more than 10,000 candidates are not compared)."""
+    if len(name) > 100:
+        return ""
+    candidates = [candidate for _, candidate in zip(range(10_000), known) if len(candidate) <= 100]
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 class _Stop(Exception):
@@ -128,7 +139,7 @@ def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int,
                     "evaluator cannot read a table with an empty row", step, 1)
     rows = cache["rows"]
     if arg.name not in rows:
-        raise _Stop(Status.MISSING_ROW, f"no table row is named {arg.name!r}", step, 1)
+        raise _Stop(Status.MISSING_ROW, f"no table row is named {arg.name!r}{did_you_mean(arg.name, rows)}", step, 1)
     cells = rows[arg.name]
     if not cells:
         raise _Stop(Status.EMPTY_ROW, f"table row {arg.name!r} has no cells", step, 1)
@@ -146,9 +157,10 @@ def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int,
     return values
 
 
-def _reject_op(spec: OpSpec | None, step: Step, index: int) -> NoReturn:
+def _reject_op(spec: OpSpec | None, step: Step, index: int, ops: OpTable) -> NoReturn:
     if spec is None:
-        raise _Stop(Status.UNKNOWN_OP, f"{step.op!r} is not an op of this dialect", index, None)
+        raise _Stop(Status.UNKNOWN_OP, f"{step.op!r} is not an op of this dialect{did_you_mean(step.op, ops)}",
+                    index, None)
     if spec.unsupported is not None:
         raise _Stop(spec.refusal, spec.unsupported, index, None)
     raise _Stop(Status.SYNTAX_ERROR, f"{step.op} takes {spec.arity} arguments, not {len(step.args)}", index, None)
@@ -158,7 +170,7 @@ def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Any], tab
            ops: OpTable, inputs: Sequence[str], cache: dict[str, Any]) -> Any:
     spec = ops.get(step.op)
     if spec is None or spec.unsupported is not None or len(step.args) != spec.arity:
-        _reject_op(spec, step, index)
+        _reject_op(spec, step, index, ops)
     if spec.row_op:
         operands: list[Any] = [_row(arith, step.args[0], table, index, cache)]
     else:

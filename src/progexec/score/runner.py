@@ -103,8 +103,8 @@ def _split_hint(predictions: Sequence[Prediction], gold_source: str) -> str:
 
 def score_predictions(gold: Sequence[GoldItem], predictions: Sequence[Prediction],
                       scorer_names: Sequence[str] | None = None, gold_source: str = "",
-                      pred_source: str = "") -> ScoreReport:
-    """Score every prediction against its gold item with each named scorer."""
+                      pred_source: str = "", progress: Callable[[int], None] | None = None) -> ScoreReport:
+    """Score every prediction against its gold item with each named scorer (``progress(done)`` after each)."""
     names = resolve_scorers(scorer_names)
     prepare(symbolic=True)  # sympy is loaded before any item's clock starts
     by_id: dict[str, GoldItem] = {}
@@ -116,7 +116,9 @@ def score_predictions(gold: Sequence[GoldItem], predictions: Sequence[Prediction
                          {name: ScorerFigures(name, program_correct=0 if name in HAS_PROGRAM_ACCURACY else None)
                           for name in names}, [])
     seen: Counter[str] = Counter()
-    for pred in predictions:
+    for done, pred in enumerate(predictions, start=1):
+        if progress is not None:
+            progress(done)
         if pred.error is not None:
             report.unreadable.append(f"record {pred.position} ({pred.id or 'no id'}): {pred.error}")
             if not pred.id:  # the official loop cannot even look such a record up
