@@ -7,6 +7,7 @@ that into an Outcome. Exact and multiprecision arithmetics live in ``progexec.or
 
 from __future__ import annotations
 
+import enum
 import math
 from functools import lru_cache
 from collections.abc import Sequence
@@ -27,13 +28,24 @@ def sum_left_to_right(values: Sequence[float]) -> float:
     return total
 
 
-class Refusal(Exception):
-    """Raised inside an arithmetic when a value cannot be produced; carries the contract status."""
+class RefusalCause(enum.Enum):
+    """Why an oracle arithmetic refused, beyond the contract status: what the oracle does next reads this
+    from the Outcome (never from flags left on the arithmetic object)."""
 
-    def __init__(self, status: Status, message: str) -> None:
+    IRRATIONAL = "irrational"      # the exact value is not rational: enclose it with intervals
+    TOO_LARGE = "too_large"        # a rational value grew past its size bound: enclose it with intervals
+    UNDECIDED = "undecided"        # an enclosure is too wide to decide: try a higher precision
+
+
+class Refusal(Exception):
+    """Raised inside an arithmetic when a value cannot be produced; carries the contract status and,
+    for the oracle's arithmetics, the cause."""
+
+    def __init__(self, status: Status, message: str, cause: RefusalCause | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.cause = cause
 
 
 class Arithmetic(Protocol[V]):

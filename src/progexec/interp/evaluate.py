@@ -14,7 +14,7 @@ from typing import Any, Generic, NoReturn, TypeVar, Union, cast
 
 from ..grammar.nodes import Arg, Input, Program, Ref, Row, Step
 from ..limits import DEFAULT_LIMITS, check_deadline, current
-from .arithmetic import Arithmetic, Refusal
+from .arithmetic import Arithmetic, Refusal, RefusalCause
 from .ops import FINQA_OPS, OpSpec, OpTable
 from .status import Status
 from .table import Table, clean_cell, first_empty_row, row_index
@@ -41,6 +41,7 @@ class Outcome(Generic[V]):
     step: int | None = None
     arg: int | None = None
     message: str = ""
+    cause: RefusalCause | None = None
 
     @property
     def present(self) -> bool:
@@ -78,9 +79,10 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
 
 
 class _Stop(Exception):
-    def __init__(self, status: Status, message: str, step: int | None, arg: int | None) -> None:
+    def __init__(self, status: Status, message: str, step: int | None, arg: int | None,
+                 cause: RefusalCause | None = None) -> None:
         super().__init__(message)
-        self.status, self.message, self.step, self.arg = status, message, step, arg
+        self.status, self.message, self.step, self.arg, self.cause = status, message, step, arg, cause
 
 
 Value = Union[V, bool]
@@ -116,7 +118,7 @@ def _number(arith: Arithmetic[V], arg: Arg, results: list[Any], step: int, posit
     try:
         return arith.literal(text)
     except Refusal as refusal:
-        raise _Stop(refusal.status, refusal.message, step, position) from None
+        raise _Stop(refusal.status, refusal.message, step, position, refusal.cause) from None
 
 
 def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int,
@@ -153,7 +155,8 @@ def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int,
             values.append(arith.literal(clean_cell(cell)))
         except Refusal as refusal:
             raise _Stop(Status.BAD_CELL,
-                        f"cell {index + 1} of row {arg.name!r} ({cell!r}): {refusal.message}", step, 1) from None
+                        f"cell {index + 1} of row {arg.name!r} ({cell!r}): {refusal.message}", step, 1,
+                        refusal.cause) from None
     return values
 
 
@@ -189,7 +192,7 @@ def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Any], tab
     try:
         return spec.apply(arith, operands)
     except Refusal as refusal:
-        raise _Stop(refusal.status, refusal.message, index, None) from None
+        raise _Stop(refusal.status, refusal.message, index, None, refusal.cause) from None
 
 
 def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = None,
@@ -205,7 +208,7 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
         try:
             raw = arithmetic.literal(program.bare.text)
         except Refusal as refusal:
-            return Outcome(refusal.status, step=0, arg=1, message=refusal.message)
+            return Outcome(refusal.status, step=0, arg=1, message=refusal.message, cause=refusal.cause)
         return Outcome(Status.OK, arithmetic.finish(raw), raw, (raw,))
     if not program.steps:
         return Outcome(Status.NO_STEPS, message="the program has no steps")
@@ -221,14 +224,16 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
             check_deadline()
             results.append(_apply(arithmetic, step, index, results, table, ops, inputs, cache))
     except _Stop as stop:
-        return Outcome(stop.status, results=tuple(results), step=stop.step, arg=stop.arg, message=stop.message)
+        return Outcome(stop.status, results=tuple(results), step=stop.step, arg=stop.arg, message=stop.message,
+                       cause=stop.cause)
     final = results[-1]
     if isinstance(final, bool):
         return Outcome(Status.OK, final, final, tuple(results))
     try:
         finished = arithmetic.finish(final)
     except Refusal as refusal:
-        return Outcome(refusal.status, results=tuple(results), step=len(results) - 1, message=refusal.message)
+        return Outcome(refusal.status, results=tuple(results), step=len(results) - 1, message=refusal.message,
+                       cause=refusal.cause)
     return Outcome(Status.OK, finished, final, tuple(results))
 
 

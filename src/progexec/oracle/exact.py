@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from ..interp.arithmetic import Refusal, official_str_to_num
+from ..interp.arithmetic import Refusal, RefusalCause, official_str_to_num
 from ..interp.status import Status
 from ..limits import DEFAULT_LIMITS, current
 
@@ -46,12 +46,12 @@ READINGS = ("decimal", "float")
 class NeedsApproximation(Refusal):
     """The exact result is not a Fraction we can hold: rerun under interval arithmetic.
 
-    The interpreter turns any Refusal into an Outcome, so the arithmetic also records
-    that it raised this (``Exact.approximation_needed``) for the oracle to see.
+    The interpreter turns it into an Outcome whose ``cause`` says why: IRRATIONAL or TOO_LARGE.
     """
 
-    def __init__(self, message: str) -> None:
-        super().__init__(Status.LIMIT_EXCEEDED, message)
+    def __init__(self, message: str, too_large: bool = False) -> None:
+        super().__init__(Status.LIMIT_EXCEEDED, message,
+                         RefusalCause.TOO_LARGE if too_large else RefusalCause.IRRATIONAL)
 
 
 def _exact_decimal(text: str) -> Fraction | None:
@@ -150,8 +150,6 @@ class Exact:
         self.reading = reading
         self.const_marker = const_marker
         self.name = f"exact-{reading}"
-        self.approximation_needed = False
-        self.too_large = False  # approximated because a rational value grew too large, not because irrational
         self.work = 0
 
     def _sized(self, value: Fraction) -> Fraction:
@@ -160,11 +158,9 @@ class Exact:
         self.work += bits * bits
         limits = current()
         if bits > limits.max_exact_bits:
-            self.too_large = True
-            return self._approximate(f"an exact intermediate of {bits} bits is over the limit of {limits.max_exact_bits}")
+            return self._approximate_too_large(f"an exact intermediate of {bits} bits is over the limit of {limits.max_exact_bits}")
         if self.work > limits.max_exact_work:
-            self.too_large = True
-            return self._approximate(
+            return self._approximate_too_large(
                 f"the exact computation is over its work budget ({limits.max_exact_work} bits squared)")
         return value
 
@@ -203,8 +199,7 @@ class Exact:
         check_magnitude(a, b)
         if b.denominator == 1:
             if _too_big(a, int(b)):
-                self.too_large = True
-                return self._approximate(f"an exact {a} ** {b} would be too large")
+                return self._approximate_too_large(f"an exact {a} ** {b} would be too large")
             return a ** int(b)
         if a < 0:
             raise Refusal(Status.NON_REAL_RESULT, "a negative base to a fractional power is not real")
@@ -214,14 +209,15 @@ class Exact:
             if top is not None and bottom is not None:
                 root = Fraction(top, bottom)
                 if _too_big(root, b.numerator):
-                    self.too_large = True
-                    return self._approximate(f"an exact {a} ** {b} would be too large")
+                    return self._approximate_too_large(f"an exact {a} ** {b} would be too large")
                 return root ** b.numerator
         return self._approximate(f"{a} ** {b} is not rational")
 
     def _approximate(self, message: str) -> Fraction:
-        self.approximation_needed = True
         raise NeedsApproximation(message)
+
+    def _approximate_too_large(self, message: str) -> Fraction:
+        raise NeedsApproximation(message, too_large=True)
 
     def greater(self, a: Fraction, b: Fraction) -> bool:
         return a > b

@@ -18,7 +18,7 @@ from mpmath import iv
 
 from ..limits import current
 
-from ..interp.arithmetic import Refusal
+from ..interp.arithmetic import Refusal, RefusalCause
 from ..interp.status import Status
 from .exact import Exact, check_magnitude
 
@@ -27,10 +27,10 @@ _PRECISION_LOCK = threading.RLock()
 
 
 class Undecided(Refusal):
-    """The enclosure is too wide to decide a comparison (``Interval.undecided`` records it)."""
+    """The enclosure is too wide to decide a comparison (the Outcome's cause is UNDECIDED)."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(Status.LIMIT_EXCEEDED, message)
+        super().__init__(Status.LIMIT_EXCEEDED, message, RefusalCause.UNDECIDED)
 
 
 @contextmanager
@@ -67,7 +67,6 @@ class Interval:
     def __init__(self, reading: str = "decimal", const_marker: str = "const") -> None:
         self.exact = Exact(reading, const_marker)
         self.name = f"interval-{reading}"
-        self.undecided = False
 
     def literal(self, text: str) -> Any:
         value = self.exact.literal(text)
@@ -120,7 +119,6 @@ class Interval:
         self._undecided("the two enclosures overlap")
 
     def _undecided(self, message: str) -> NoReturn:
-        self.undecided = True
         raise Undecided(message)
 
     def row_sum(self, row: Sequence[Any]) -> Any:

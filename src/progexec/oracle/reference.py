@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..grammar.nodes import Program
+from ..interp.arithmetic import RefusalCause
 from ..interp.evaluate import evaluate
 from ..interp.status import Status
 from ..interp.table import Table
@@ -72,8 +73,9 @@ def exact_answer(program: Program, table: Table | None = None, reading: str = "d
             return ExactAnswer(reading, Status.OK, value, rounded=value)
         assert isinstance(value, Fraction)
         return ExactAnswer(reading, Status.OK, value, value, value, _round(value, ndigits))
-    if not arithmetic.approximation_needed:
+    if outcome.cause not in (RefusalCause.IRRATIONAL, RefusalCause.TOO_LARGE):
         return ExactAnswer(reading, outcome.status, message=outcome.message)
+    too_large = outcome.cause is RefusalCause.TOO_LARGE
     message = outcome.message
     precisions = current().interval_precisions
     for bits in precisions:
@@ -81,7 +83,7 @@ def exact_answer(program: Program, table: Table | None = None, reading: str = "d
         with precision(bits):
             approximate = evaluate(program, interval, table)
         if approximate.status is not Status.OK:
-            if interval.undecided or interval.exact.approximation_needed:
+            if approximate.cause is not None:  # undecided, or an exact step inside it needs more
                 message = approximate.message
                 continue
             return ExactAnswer(reading, approximate.status, message=approximate.message, precision_bits=bits)
@@ -94,7 +96,7 @@ def exact_answer(program: Program, table: Table | None = None, reading: str = "d
                                precision_bits=bits, message="the exact value is beyond the float64 range")
         if _round(low, ndigits) == _round(high, ndigits):
             return ExactAnswer(reading, Status.OK, None, low, high, _round(low, ndigits), precision_bits=bits,
-                               too_large=arithmetic.too_large)
+                               too_large=too_large)
         message = f"the enclosure at {bits} bits straddles a rounding boundary"
     return ExactAnswer(reading, Status.OK, decided=False, precision_bits=precisions[-1],
                        message=f"undecided within {precisions[-1]} bits: {message}")
