@@ -291,3 +291,23 @@ def test_same_answers_from_eight_threads_as_serial() -> None:
                                 range(8)))
     assert figures == [0.7] * 8
     assert not math.isnan(figures[0])
+
+
+def test_report_reads_mathqa_and_agrees_with_exec_on_the_option_match() -> None:
+    from itertools import islice
+
+    items = list(islice(progexec.read("mathqa:test"), 300))
+    matches = [execute(item).match for item in items]
+    summary = progexec.report(items).gold_summary()
+    assert summary["with_gold"] == sum(match is not None for match in matches)
+    assert summary["matching"] == sum(match is True for match in matches) > 150
+
+
+def test_report_from_eight_threads_equals_serial() -> None:
+    from progexec.report import json_report
+
+    records = [r for r in finqa_records() if "exp(" in r["program"]][:8] + _test_split()[:24]
+    items = [Item(r["id"], r["program"], r["table"], r["exe_ans"], True) for r in records]
+    serial = json_report.render(progexec.report(items))
+    with ThreadPoolExecutor(8) as pool:
+        assert set(pool.map(lambda _: json_report.render(progexec.report(items)), range(8))) == {serial}

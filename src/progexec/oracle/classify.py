@@ -180,14 +180,13 @@ def analyze(item_id: str, program: Program, table: Table | None, gold: float | s
     return analyze_execution(Execution(program, run.outcome, run.official, None, item, match, reason))
 
 
-def _gold_finding(execution: Execution) -> list[Finding]:
+def _gold_finding(execution: Execution, gold: Any) -> list[Finding]:
     """GOLD_MISMATCH exactly when the runner's one gold match says False (refused programs included)."""
-    item = execution.item
-    if execution.match is not False or item is None:
+    if execution.match is not False:
         return []
     official = execution.official.value if execution.official.valid else None
     shown = "invalid" if not execution.official.valid else _show(_as_answer(official))
-    return [Finding(FindingKind.GOLD_MISMATCH, _details(gold=_show(item.gold), official=shown))]
+    return [Finding(FindingKind.GOLD_MISMATCH, _details(gold=_show(gold), official=shown))]
 
 
 def _as_answer(value: Any) -> Any:
@@ -203,10 +202,14 @@ def analyze_execution(execution: Execution) -> Analysis:
     program = execution.program
     outcome = execution.outcome
     text = program.to_text() if program is not None else item.program_text
+    if dialect == "mathqa" and execution.mathqa is not None:  # the gold is the correct option's value
+        result = execution.mathqa
+        option = result.options.get(result.correct) if result.correct else None
+        gold, has_gold = (option.value if option is not None else None), execution.match is not None
     if not outcome.present or program is None or dialect == "mathqa":
         official_value = outcome.value if outcome.present else None
         return Analysis(item_id, text, outcome.status, official_value, None, gold, has_gold,
-                        findings=tuple(_gold_finding(execution)), message=outcome.message)
+                        findings=tuple(_gold_finding(execution, gold)), message=outcome.message)
     const_marker = "const_" if dialect == "convfinqa" else "const"
     official = outcome.value
     assert official is not None
@@ -245,7 +248,7 @@ def analyze_execution(execution: Execution) -> Analysis:
     difference = _float_vs_decimal(official, decimal, exact_float)
     if difference is not None:
         findings.append(difference)
-    findings.extend(_gold_finding(execution))
+    findings.extend(_gold_finding(execution, gold))
     findings.sort(key=lambda finding: list(FindingKind).index(finding.kind))
     return Analysis(item_id, text, outcome.status, official, raw, gold, has_gold, answers, decimal, exact_float,
                     tuple(findings), ulps)

@@ -86,7 +86,7 @@ def _fmt_ulps(ulps: float) -> str:
 
 def _histogram(values: list[float], parts: list[str]) -> None:
     bins = Counter(_bin(value) for value in values)
-    top = 10 ** math.ceil(math.log10(max(max(bins.values()), 1) + 1))
+    top = 10 ** math.ceil(math.log10(max(bins.values(), default=1) + 1))  # an empty report draws an empty axis
     bottom = HIST_TOP + HIST_HEIGHT
     parts.append(f'<text x="4" y="14" font-size="11">programs per half-decade, all {len(values)} with a '
                  'nonzero finite raw value (log scale)</text>')
