@@ -311,3 +311,8 @@ def test_report_from_eight_threads_equals_serial() -> None:
     serial = json_report.render(progexec.report(items))
     with ThreadPoolExecutor(8) as pool:
         assert set(pool.map(lambda _: json_report.render(progexec.report(items)), range(8))) == {serial}
+
+
+def test_every_bound_is_documented() -> None:
+    text = (Path(__file__).parent.parent / "docs" / "robustness.md").read_text(encoding="utf-8")
+    assert [name for name in LIMIT_DOCS if f"| `{name}` |" not in text] == []
