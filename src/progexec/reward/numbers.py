@@ -13,6 +13,9 @@ import math
 import re
 from dataclasses import dataclass
 
+MIN_ROUNDING_DIGITS = 3
+"""A number written with at least this many significant digits may be the gold rounded to its precision."""
+
 MAX_NUMBER_CHARS = 64
 # bound: MAX_NUMBER_CHARS = 64 — a number written with more characters is unreadable, never parsed
 
@@ -53,7 +56,9 @@ class Reading:
     or a MathQA option letter.
 
     ``raw`` is the signed number as written, before ``%`` or a scale word; ``factor`` is what was
-    applied (1.0 when nothing was); ``count`` is how many numbers the text holds.
+    applied (1.0 when nothing was); ``count`` is how many numbers the text holds; ``half_unit`` is
+    half a unit of the last written digit, in the value's scale, when the number is written with at
+    least :data:`MIN_ROUNDING_DIGITS` significant digits and no exponent (else None).
     """
 
     kind: ReadKind
@@ -62,6 +67,7 @@ class Reading:
     raw: float | None = None
     factor: float = 1.0
     count: int = 0
+    half_unit: float | None = None
 
 
 def normalise(text: str) -> str:
@@ -126,7 +132,19 @@ def _number(text: str, match: re.Match[str]) -> Reading:
     value = raw / 100.0 if factor == 0.01 else raw * factor  # % divides, as the official str_to_num does
     if not math.isfinite(value):
         return Reading(ReadKind.NOTHING, text)
-    return Reading(ReadKind.NUMBER, text, value, raw, factor, 1)
+    return Reading(ReadKind.NUMBER, text, value, raw, factor, 1, _half_unit(digits, factor))
+
+
+def _half_unit(digits: str, factor: float) -> float | None:
+    """Half a unit of the last written digit (scaled), or None below MIN_ROUNDING_DIGITS or with an exponent."""
+    if "e" in digits or "E" in digits:
+        return None
+    plain = digits.replace(",", "")
+    whole, _, fraction = plain.partition(".")
+    significant = (whole + fraction).lstrip("0")
+    if len(significant) < MIN_ROUNDING_DIGITS:
+        return None
+    return 0.5 * 10.0 ** -len(fraction) * factor
 
 
 def read_gold(answer: str | float | bool, letters: bool = False) -> float | bool | str | None:

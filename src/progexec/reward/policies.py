@@ -19,7 +19,9 @@ from .numbers import Reading, ReadKind
 from .programs import ProgramRun, run_official
 
 REL_TOL = 1e-3
-"""numeric: an answer within 0.1 % of the gold (relative to the gold) is correct."""
+"""numeric: an answer within 0.1 % of the gold (relative to the gold) is correct; so is the gold
+rounded to the answer's own written precision (at least three significant digits, see
+:attr:`progexec.reward.numbers.Reading.half_unit`), a band of at most 0.5 %."""
 ABS_TOL = 1e-9
 """numeric: the absolute floor of the tolerance, so a zero gold accepts only (about) zero."""
 SCALE_GUESSES = (100.0, 1000.0, 1e6, 1e9)
@@ -28,9 +30,16 @@ SCALE_GUESSES = (100.0, 1000.0, 1e6, 1e9)
 _S = RewardStatus
 
 
-def close(answer: float, gold: float) -> bool:
-    """The numeric policy's equality: ``|answer - gold| <= max(REL_TOL * |gold|, ABS_TOL)``."""
-    return abs(answer - gold) <= max(REL_TOL * abs(gold), ABS_TOL)
+_ROUNDING_SLACK = 1 + 1e-9
+"""Lets an answer exactly half a unit from the gold count as its rounding despite float noise."""
+
+
+def close(answer: float, gold: float, half_unit: float | None = None) -> bool:
+    """The numeric equality: ``|answer - gold| <= max(REL_TOL * |gold|, ABS_TOL, half_unit)``."""
+    tolerance = max(REL_TOL * abs(gold), ABS_TOL)
+    if half_unit is not None:
+        tolerance = max(tolerance, half_unit * _ROUNDING_SLACK)
+    return abs(answer - gold) <= tolerance
 
 
 def _value(value: float | str | None) -> float | bool | None:
@@ -148,7 +157,7 @@ def compare(reading: Reading, resolved: ResolvedGold, policy: Policy) -> RewardR
         return make_result(_S.TYPE_MISMATCH, policy, extracted=reading.text, value=result_value,
                            got=_kind(got), want=_kind(want))
     if isinstance(got, float) and isinstance(want, float):
-        if close(got, want):
+        if close(got, want, reading.half_unit):
             return make_result(_S.OK, policy, extracted=reading.text, value=got, gold=shown)
         factor = _scale_factor(reading, got, want)
         if factor is not None:
@@ -169,11 +178,13 @@ def _kind(value: object) -> str:
 
 def _scale_factor(reading: Reading, got: float, want: float) -> float | None:
     """The factor that would turn the answer into the gold, if it is a scale guess."""
-    if reading.factor != 1.0 and reading.raw is not None and close(reading.raw, want):
-        return 1.0 / reading.factor
+    half = reading.half_unit
+    if reading.factor != 1.0 and reading.raw is not None:
+        if close(reading.raw, want, None if half is None else half / reading.factor):
+            return 1.0 / reading.factor
     for factor in SCALE_GUESSES:
         for candidate in (factor, 1.0 / factor):
-            if close(got * candidate, want):
+            if close(got * candidate, want, None if half is None else half * candidate):
                 return candidate
     return None
 

@@ -9,6 +9,7 @@ gold's problem text. Sizes are checked before parsing.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..grammar.mathqa_parse import parse_mathqa
@@ -69,6 +70,8 @@ def run_official(text: str, table: Table | None, dialect: str, problem: str | No
         if execution.outcome.present:
             return ProgramRun(None, f"the official {dialect} evaluator rejects this program form")
         return ProgramRun(None, execution.outcome.message or execution.outcome.status.label)
+    if isinstance(verdict.value, float) and not math.isfinite(verdict.value):
+        return ProgramRun(None, f"the official value is {verdict.value!r}, which equals no gold")
     return ProgramRun(verdict.value)
 
 
