@@ -2,8 +2,8 @@
 
 The boxed spans are used when there are any, else the marker spans, else the bare last line.
 Spans holding no number and no yes/no are skipped; the last remaining span decides — a list of
-numbers there is ``many_candidates`` — and every single-valued span must give the same value,
-else ``multiple_answers``.
+numbers there is ``many_candidates``, a sentence around one number ``prose`` — and every
+single-valued span must give the same value, else ``multiple_answers``.
 """
 
 from __future__ import annotations
@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from .extract import Found
 from .model import RewardStatus
 from .numbers import Reading, ReadKind, answer_span, read_answer
+
+
+_REFUSED = {ReadKind.MANY: RewardStatus.MANY_CANDIDATES, ReadKind.PROSE: RewardStatus.PROSE}
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,9 +41,9 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
     if not readable:
         return Choice(None, RewardStatus.UNREADABLE, readings[-1].text)
     last = readable[-1]
-    if last.kind is ReadKind.MANY:
-        return Choice(None, RewardStatus.MANY_CANDIDATES, last.text, last.count)
-    values = {_key(reading) for reading in readable if reading.kind is not ReadKind.MANY}
+    if last.kind in _REFUSED:
+        return Choice(None, _REFUSED[last.kind], last.text, last.count)
+    values = {_key(reading) for reading in readable if reading.kind not in _REFUSED}
     if len(values) > 1:
         return Choice(None, RewardStatus.MULTIPLE_ANSWERS, last.text, len(values))
     return Choice(last, extracted=last.text)

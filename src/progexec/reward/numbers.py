@@ -1,6 +1,6 @@
 """Reading one final-answer text as a number or a yes/no, by the written rule of docs/reward.md.
 
-The text must hold exactly one number. Its sign (``-``, U+2212, a parenthesised amount), thousands
+The text must hold exactly one number and be short (at most :data:`MAX_PROSE_WORDS` other words). Its sign (``-``, U+2212, a parenthesised amount), thousands
 separators, a currency mark, ``%`` (divides by 100) and a scale word (thousand, million, billion,
 trillion, or an attached ``k``/``m``/``bn``) are read; the unscaled number is kept so a caller can
 tell a scale mismatch from a wrong answer. Every pattern here is linear in the text's length.
@@ -16,6 +16,9 @@ from dataclasses import dataclass
 MIN_ROUNDING_DIGITS = 3
 """A number written with at least this many significant digits may be the gold rounded to its precision."""
 
+MAX_PROSE_WORDS = 6
+"""An answer holds its number and at most this many other words (unit, currency and scale words not counted)."""
+
 MAX_NUMBER_CHARS = 64
 # bound: MAX_NUMBER_CHARS = 64 — a number written with more characters is unreadable, never parsed
 
@@ -28,6 +31,10 @@ _PREFIX = re.compile(r"(\(?)\s*([-+]?)\s*(?:US\$|USD|EUR|GBP|[$€£¥])?\s*([-+
 _CLOSE = re.compile(r"\s*(?:US\$|USD|EUR|GBP|dollars?|[$€£¥])?\s*\)")
 _YES_NO = re.compile(r"^[\W_]*(yes|no)\b", re.IGNORECASE)
 _LETTER = re.compile(r"^(?:option[ \t]+)?\(?([a-e])\)?(?=$|[\s).,:])", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z]+")
+_UNIT_WORDS = frozenset({"thousand", "thousands", "million", "millions", "billion", "billions", "trillion",
+                         "trillions", "bn", "mn", "k", "m", "b", "percent", "per", "cent", "percentage", "point",
+                         "points", "usd", "us", "eur", "gbp", "dollar", "dollars"})
 _SENTENCE_END = re.compile(r"\.(?=\s+[A-Z(]|\s*$)|;|\n")
 
 SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "mn": 1e6,
@@ -48,6 +55,7 @@ class ReadKind(enum.Enum):
     LETTER = "letter"
     NOTHING = "nothing"
     MANY = "many"
+    PROSE = "prose"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +116,9 @@ def read_answer(text: str, letters: bool = False) -> Reading:
         return Reading(ReadKind.NOTHING, text)
     if len(matches) > 1:
         return Reading(ReadKind.MANY, text, count=sum(1 for _ in _NUMBER.finditer(text)))
+    words = sum(1 for word in _WORD.finditer(text) if word.group(0).lower() not in _UNIT_WORDS)
+    if words > MAX_PROSE_WORDS:
+        return Reading(ReadKind.PROSE, text, count=words)
     return _number(text, matches[0])
 
 
