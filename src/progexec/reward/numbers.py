@@ -41,7 +41,7 @@ SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn
           "k": 1e3, "m": 1e6, "b": 1e9}
 
 _REPLACEMENTS = (
-    ("\u2212", "-"), ("\u2013", "-"), ("\u2014", "-"), ("\u00a0", " "), ("\u202f", " "), ("\u2009", " "),
+    ("\u2212", "-"), ("\u2013", "-"), ("\u00a0", " "), ("\u202f", " "), ("\u2009", " "),
     ("**", ""), ("`", ""), ("\\%", "%"), ("\\$", "$"), ("\\,", ""), ("\\!", ""), ("{,}", ","),
     ("\\text", ""), ("\\mathrm", ""), ("\\textbf", ""), ("\\left", ""), ("\\right", ""), ("{", ""), ("}", ""),
 )
@@ -88,7 +88,7 @@ def normalise(text: str) -> str:
 def answer_span(text: str) -> str:
     """The part of an answer text that states the answer: after the last ``=``/``≈``, up to the sentence's end."""
     text = normalise(text)
-    for mark in ("=", "≈", "\u2248"):
+    for mark in ("=", "\u2248"):
         if mark in text:
             text = text.rsplit(mark, 1)[1]
     end = _SENTENCE_END.search(text)
