@@ -21,6 +21,8 @@ MAX_PROSE_WORDS = 6
 
 MAX_NUMBER_CHARS = 64
 # bound: MAX_NUMBER_CHARS = 64 — a number written with more characters is unreadable, never parsed
+MAX_COUNTED = 100
+# bound: MAX_COUNTED = 100 — numbers counted in a refused list (its reason says "101" for more)
 
 _NUMBER = re.compile(
     r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d{1,3}(?!\d))?")
@@ -115,11 +117,20 @@ def read_answer(text: str, letters: bool = False) -> Reading:
     if not matches:
         return Reading(ReadKind.NOTHING, text)
     if len(matches) > 1:
-        return Reading(ReadKind.MANY, text, count=sum(1 for _ in _NUMBER.finditer(text)))
+        return Reading(ReadKind.MANY, text, count=_count_numbers(text))
     words = sum(1 for word in _WORD.finditer(text) if word.group(0).lower() not in _UNIT_WORDS)
     if words > MAX_PROSE_WORDS:
         return Reading(ReadKind.PROSE, text, count=words)
     return _number(text, matches[0])
+
+
+def _count_numbers(text: str) -> int:
+    """How many numbers the text holds, counting no further than :data:`MAX_COUNTED`."""
+    count = 0
+    for count, _ in enumerate(_NUMBER.finditer(text), start=1):
+        if count > MAX_COUNTED:
+            break
+    return count
 
 
 def _number(text: str, match: re.Match[str]) -> Reading:
