@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from progexec.reward import server as server_module
+from progexec.reward.remote import response_text
 from progexec.reward.server import RewardServer, make_server
 
 HAND = [json.loads(line) for line in (Path(__file__).parent / "data" / "rewards" / "handwritten.jsonl").open()]
@@ -68,8 +69,8 @@ def test_openrlhf_payload_gets_the_expected_rewards(served: RewardServer) -> Non
     assert set(body) == {"rewards", "scores", "extra_logs"}
     expected = [line["expected"]["numeric"]["score"] for line in HAND]
     assert body["rewards"] == expected and body["scores"] == expected
-    assert body["extra_logs"]["correct"] == expected
-    assert len(body["extra_logs"]["format_ok"]) == len(HAND)
+    assert body["extra_logs"]["progexec_correct"] == sum(expected) / len(expected)
+    assert 0.0 < body["extra_logs"]["progexec_format_ok"] <= 1.0
 
 
 def test_openrlhf_payload_under_official(served: RewardServer) -> None:
@@ -174,3 +175,11 @@ def test_a_long_request_does_not_block_a_short_one(served: RewardServer) -> None
     assert status == 200 and body["rewards"] == [1.0]
     assert finished["long_status"] == 200
     assert finished["short"] < finished["long"]
+
+
+def test_response_text_strips_the_prompt_and_trailing_special_tokens() -> None:
+    assert response_text("PROMPT Answer: 1<|im_end|>\n<|endoftext|>", "PROMPT") == " Answer: 1"
+    assert response_text("other Answer: 1</s>", "PROMPT") == "other Answer: 1"
+    assert response_text("x" + "<|im_end|>" * 20, "") == "x" + "<|im_end|>" * 4  # at most 16 are stripped
+    spaces = " " * 100_000 + "x"  # only the tail is searched: no quadratic scan of a long whitespace run
+    assert response_text(spaces, "") == spaces
