@@ -51,6 +51,27 @@ def test_a_bad_gold_is_a_typed_error_and_a_bad_gold_status(bad: object) -> None:
     assert result.status is RewardStatus.BAD_GOLD and result.score == 0.0
 
 
+@pytest.mark.parametrize("fields", [{"answer": [1]}, {"answer": 1, "table": [[1]]}, {"answer": 1, "program": 3},
+                                    {"answer": 1, "policy": "judge"}, {"answer": 1, "dialect": "x"}, {}])
+def test_a_record_built_directly_is_checked_like_one_read(fields: dict[str, object]) -> None:
+    with pytest.raises(GoldRecordError):
+        GoldRecord(**fields)  # type: ignore[arg-type]
+
+
+def test_a_record_built_directly_normalises_an_int_answer_and_a_policy_name() -> None:
+    record = GoldRecord(answer=5, policy="helm")  # type: ignore[arg-type]
+    assert record.answer == 5.0 and isinstance(record.answer, float) and record.policy is Policy.HELM
+    assert record == GoldRecord.from_mapping({"answer": 5, "policy": "helm"})
+
+
+def test_a_program_over_several_lines_of_a_fence_is_one_program() -> None:
+    finqa = "```\nsubtract(257, 200),\ndivide(#0, 200)\n```"
+    assert score_completion(finqa, {"answer": 0.285}, policy="official").status is RewardStatus.OK
+    mathqa = "```mathqa\ndivide(n0,n1)|\nmultiply(#0,const_100)|\n```"
+    gold = {"answer": 2500.0, "dialect": "mathqa", "problem": "100 km in 4 hours"}
+    assert score_completion(mathqa, gold, policy="official").status is RewardStatus.OK
+
+
 def test_unknown_gold_keys_are_ignored() -> None:
     assert GoldRecord.from_mapping({"answer": 2, "id": "x", "question": "q"}) == GoldRecord(answer=2.0)
 
