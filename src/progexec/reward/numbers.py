@@ -1,6 +1,7 @@
 """Reading one final-answer text as a number or a yes/no, by the written rule of docs/reward.md.
 
-The text must hold exactly one number and be short (at most :data:`MAX_PROSE_WORDS` other words). Its sign (``-``, U+2212, a parenthesised amount), thousands
+The text must hold exactly one number and be short (at most :data:`MAX_PROSE_WORDS` other words,
+and no negation such as ``not``). Its sign (``-``, U+2212, a parenthesised amount), thousands
 separators, a currency mark, ``%`` (divides by 100) and a scale word (thousand, million, billion,
 trillion, or an attached ``k``/``m``/``bn``) are read; the unscaled number is kept so a caller can
 tell a scale mismatch from a wrong answer. Every pattern here is linear in the text's length.
@@ -37,6 +38,9 @@ _WORD = re.compile(r"[A-Za-z]+")
 _UNIT_WORDS = frozenset({"thousand", "thousands", "million", "millions", "billion", "billions", "trillion",
                          "trillions", "bn", "mn", "k", "m", "b", "percent", "per", "cent", "percentage", "point",
                          "points", "usd", "us", "eur", "gbp", "dollar", "dollars"})
+_NEGATIONS = frozenset({"not", "never", "cannot", "can", "isn", "aren", "wasn", "weren", "doesn", "don", "didn",
+                        "unknown", "unclear", "unable", "insufficient", "na", "none", "neither", "nor"})
+"""Words that make an answer a statement about the number rather than the number (``not 257``, ``N/A``)."""
 _SENTENCE_END = re.compile(r"\.(?=\s+[A-Z(]|\s*$)|;|\n")
 
 SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "mn": 1e6,
@@ -118,9 +122,10 @@ def read_answer(text: str, letters: bool = False) -> Reading:
         return Reading(ReadKind.NOTHING, text)
     if len(matches) > 1:
         return Reading(ReadKind.MANY, text, count=_count_numbers(text))
-    words = sum(1 for word in _WORD.finditer(text) if word.group(0).lower() not in _UNIT_WORDS)
-    if words > MAX_PROSE_WORDS:
-        return Reading(ReadKind.PROSE, text, count=words)
+    words = [word.group(0).lower() for word in _WORD.finditer(text)]
+    others = sum(1 for word in words if word not in _UNIT_WORDS)
+    if others > MAX_PROSE_WORDS or "n/a" in text.lower() or any(word in _NEGATIONS for word in words):
+        return Reading(ReadKind.PROSE, text, count=others)
     return _number(text, matches[0])
 
 
