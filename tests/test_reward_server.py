@@ -183,3 +183,30 @@ def test_response_text_strips_the_prompt_and_trailing_special_tokens() -> None:
     assert response_text("x" + "<|im_end|>" * 20, "") == "x" + "<|im_end|>" * 4  # at most 16 are stripped
     spaces = " " * 100_000 + "x"  # only the tail is searched: no quadratic scan of a long whitespace run
     assert response_text(spaces, "") == spaces
+
+
+def test_the_serve_command_listens_and_answers(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent / "src"))
+    process = subprocess.Popen([sys.executable, "-m", "progexec", "serve", "--port", "0", "--policy", "official"],
+                               stderr=subprocess.PIPE, text=True, env=env)
+    banner: list[str] = []
+    reader = threading.Thread(target=lambda: banner.append(process.stderr.readline() if process.stderr else ""))
+    reader.start()
+    reader.join(timeout=60)
+    try:
+        assert banner and "listening on http://127.0.0.1:" in banner[0], banner
+        port = int(banner[0].split("127.0.0.1:")[1].split()[0])
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("POST", "/get_reward", body=json.dumps(
+            {"query": ["Program: divide(3.8, 35.1)", "Answer: 0.1083"], "prompts": ["", ""],
+             "labels": ['{"answer": 0.10826}'] * 2}))
+        response = connection.getresponse()  # --policy official: the bare answer has no program
+        assert response.status == 200 and json.loads(response.read())["rewards"] == [1.0, 0.0]
+        connection.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
