@@ -12,8 +12,11 @@ from dataclasses import dataclass
 
 from .extract import Found
 from .model import RewardStatus
-from .numbers import MAX_COUNTED, Reading, ReadKind, answer_span, read_answer
+from .numbers import MAX_COUNTED, Reading, ReadKind, answer_span, count_numbers, read_answer
 
+
+MAX_SPAN_CHARS = 2_000
+# bound: MAX_SPAN_CHARS = 2_000 — an answer span (a marked line, a box) longer than this is prose, never read
 
 _REFUSED = {ReadKind.MANY: RewardStatus.MANY_CANDIDATES, ReadKind.PROSE: RewardStatus.PROSE}
 
@@ -36,7 +39,7 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
     spans = found.boxed or found.marked or ((found.bare,) if found.bare is not None else ())
     if not spans:
         return None
-    readings = [read_answer(answer_span(span), letters) for span in spans]
+    readings = [_read(span, letters) for span in spans]
     readable = [reading for reading in readings if reading.kind is not ReadKind.NOTHING]
     if not readable:
         return Choice(None, RewardStatus.UNREADABLE, readings[-1].text)
@@ -48,6 +51,13 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
     if len(values) > 1:
         return Choice(None, RewardStatus.MULTIPLE_ANSWERS, last.text, str(len(values)))
     return Choice(last, extracted=last.text)
+
+
+def _read(span: str, letters: bool) -> Reading:
+    if len(span) > MAX_SPAN_CHARS:  # longer than any plain answer: refused, only its numbers counted
+        count = count_numbers(span)
+        return Reading(ReadKind.MANY if count > 1 else ReadKind.PROSE, span, count=count)
+    return read_answer(answer_span(span), letters)
 
 
 def _key(reading: Reading) -> tuple[str, float | bool | str | None]:

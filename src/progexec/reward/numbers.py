@@ -30,8 +30,11 @@ _NUMBER = re.compile(
 _PERCENT = re.compile(r"\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b)", re.IGNORECASE)
 _SCALE_WORD = re.compile(r"\s*(thousands?|millions?|billions?|trillions?|bn|mn)\b", re.IGNORECASE)
 _SCALE_SUFFIX = re.compile(r"(k|m|b)\b", re.IGNORECASE)
-_PREFIX = re.compile(r"(\(?)\s*([-+]?)\s*(?:US\$|USD|EUR|GBP|[$€£¥])?\s*([-+]?)\s*$")
-_CLOSE = re.compile(r"\s*(?:US\$|USD|EUR|GBP|dollars?|[$€£¥])?\s*\)")
+# Sign and parentheses are looked for in at most _AROUND characters either side of the number, with
+# whitespace collapsed first, so these patterns never scan a long run of spaces.
+_AROUND = 16
+_PREFIX = re.compile(r"(\(?) ?([-+]?) ?(?:US\$|USD|EUR|GBP|[$€£¥])? ?([-+]?) ?$")
+_CLOSE = re.compile(r" ?(?:US\$|USD|EUR|GBP|dollars?|[$€£¥])? ?\)")
 _YES_NO = re.compile(r"^[\W_]*(yes|no)\b", re.IGNORECASE)
 _LETTER = re.compile(r"^(?:option[ \t]+)?\(?([a-e])\)?(?=$|[\s).,:])", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
@@ -121,7 +124,7 @@ def read_answer(text: str, letters: bool = False) -> Reading:
     if not matches:
         return Reading(ReadKind.NOTHING, text)
     if len(matches) > 1:
-        return Reading(ReadKind.MANY, text, count=_count_numbers(text))
+        return Reading(ReadKind.MANY, text, count=count_numbers(text))
     words = [word.group(0).lower() for word in _WORD.finditer(text)]
     others = sum(1 for word in words if word not in _UNIT_WORDS)
     if others > MAX_PROSE_WORDS or "n/a" in text.lower() or any(word in _NEGATIONS for word in words):
@@ -129,7 +132,12 @@ def read_answer(text: str, letters: bool = False) -> Reading:
     return _number(text, matches[0])
 
 
-def _count_numbers(text: str) -> int:
+def _collapse(text: str) -> str:
+    """Every whitespace run as one space (kept at the ends, so adjacency to the number is kept)."""
+    return re.sub(r"\s+", " ", text)
+
+
+def count_numbers(text: str) -> int:
     """How many numbers the text holds, counting no further than :data:`MAX_COUNTED`."""
     count = 0
     for count, _ in enumerate(_NUMBER.finditer(text), start=1):
@@ -143,7 +151,7 @@ def _number(text: str, match: re.Match[str]) -> Reading:
     if len(digits) > MAX_NUMBER_CHARS:
         return Reading(ReadKind.NOTHING, text)
     magnitude = float(digits.replace(",", ""))
-    prefix = _PREFIX.search(text[:match.start()])
+    prefix = _PREFIX.search(_collapse(text[max(0, match.start() - _AROUND):match.start()]))
     negative = prefix is not None and "-" in (prefix.group(2) + prefix.group(3))
     rest = text[match.end():]
     factor = 1.0
@@ -153,7 +161,7 @@ def _number(text: str, match: re.Match[str]) -> Reading:
         factor, rest = 0.01, rest[percent.end():]
     elif scale is not None:
         factor, rest = SCALES[scale.group(1).lower().rstrip("s")], rest[scale.end():]
-    if prefix is not None and prefix.group(1) == "(" and _CLOSE.match(rest):
+    if prefix is not None and prefix.group(1) == "(" and _CLOSE.match(_collapse(rest[:_AROUND])):
         negative = True
     raw = -magnitude if negative else magnitude
     value = raw / 100.0 if factor == 0.01 else raw * factor  # % divides, as the official str_to_num does
