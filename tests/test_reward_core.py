@@ -142,3 +142,10 @@ def test_an_infinite_first_number_keeps_the_record_json() -> None:
     result = score_completion("1e999 and then 0.10826", GOLD, policy="helm")
     assert result.status is RewardStatus.WRONG and result.value is None and result.extracted == "1e999"
     json.dumps(result.record(), allow_nan=False)
+
+
+def test_two_spellings_of_one_value_are_one_answer() -> None:
+    # 1.1 / 100 is 0.011000000000000001 in floats: still the answer 0.011, not a second one
+    assert score_completion("the answer is 1.1%\nAnswer: 0.011", {"answer": 0.011}).status is RewardStatus.OK
+    assert score_completion("the answer is 1.1%\nAnswer: 0.012", {"answer": 0.011}).status \
+        is RewardStatus.MULTIPLE_ANSWERS

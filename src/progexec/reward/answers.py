@@ -14,9 +14,8 @@ from .extract import Found
 from .model import RewardStatus
 from .numbers import MAX_COUNTED, Reading, ReadKind, answer_span, count_numbers, read_answer
 
-
 MAX_SPAN_CHARS = 2_000
-# bound: MAX_SPAN_CHARS = 2_000 — an answer span (a marked line, a box) longer than this is prose, never read
+# bound: MAX_SPAN_CHARS = 2_000 — an answer span (a marked line, a box) longer than this is refused unread
 
 _REFUSED = {ReadKind.MANY: RewardStatus.MANY_CANDIDATES, ReadKind.PROSE: RewardStatus.PROSE}
 
@@ -61,4 +60,9 @@ def _read(span: str, letters: bool) -> Reading:
 
 
 def _key(reading: Reading) -> tuple[str, float | bool | str | None]:
-    return (reading.kind.value, reading.value)
+    """What two spans must share to be one answer: the kind and the value (a float to 12 digits, so
+    ``10.83%`` and ``0.1083`` agree despite the division's last bit)."""
+    value = reading.value
+    if isinstance(value, float):
+        value = float(f"{value:.12g}")
+    return (reading.kind.value, value)
