@@ -42,7 +42,7 @@ def test_gold_from_a_json_string_equals_gold_from_its_dict() -> None:
 @pytest.mark.parametrize("bad", [
     {}, {"table": [["a", "1"]]}, {"answer": [1]}, {"answer": 1, "table": "x"}, {"answer": 1, "table": [[1]]},
     {"answer": 1, "dialect": "gsm8k"}, {"answer": 1, "policy": "judge"}, {"program": 3}, "not json", "[1, 2]",
-    {"answer": float("inf")},
+    {"answer": float("inf")}, {"answer": "banana"}, '{"answer": 1', "{not json",
 ])
 def test_a_bad_gold_is_a_typed_error_and_a_bad_gold_status(bad: object) -> None:
     with pytest.raises(GoldRecordError):
@@ -70,6 +70,13 @@ def test_a_program_over_several_lines_of_a_fence_is_one_program() -> None:
     mathqa = "```mathqa\ndivide(n0,n1)|\nmultiply(#0,const_100)|\n```"
     gold = {"answer": 2500.0, "dialect": "mathqa", "problem": "100 km in 4 hours"}
     assert score_completion(mathqa, gold, policy="official").status is RewardStatus.OK
+
+
+@pytest.mark.parametrize("text", ["0.10826", " -4.0 ", "yes", "12.5%"])
+def test_a_plain_answer_text_is_a_gold_answer(text: str) -> None:
+    record = GoldRecord.from_mapping(text)
+    assert record.answer == text and record.program is None
+    assert score_completion(f"Answer: {text}", text).status is RewardStatus.OK
 
 
 def test_unknown_gold_keys_are_ignored() -> None:
