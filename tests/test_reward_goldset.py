@@ -74,7 +74,7 @@ def test_handwritten_attempts(policy: str) -> None:
 def test_no_gaming_attempt_scores_under_numeric() -> None:
     gaming = {"scale-guess-100", "scale-guess-1000", "number-list", "stuffing-no-marker", "stuffing-prose-marker",
               "multiple-boxed", "program-raises", "giant-output", "many-numbers-big", "self-contradiction",
-              "scale-guess-ratio", "two-programs", "negated-gold"}
+              "scale-guess-ratio", "two-programs", "negated-gold", "boxed-vs-answer-line"}
     lines = {line["id"]: line for line in HAND}
     assert gaming <= set(lines)
     for name in sorted(gaming):

@@ -1,9 +1,9 @@
 """Choosing the one final answer of a completion from its spans, refusing lists and disagreements.
 
-The boxed spans are used when there are any, else the marker spans, else the bare last line.
-Spans holding no number and no yes/no are skipped; the last remaining span decides — a list of
-numbers there is ``many_candidates``, a sentence around one number ``prose`` — and every
-single-valued span must give the same value, else ``multiple_answers``.
+The boxed spans decide when there are any, else the marker spans, else the bare last line.
+Spans holding no number and no yes/no are skipped; the last remaining deciding span decides — a
+list of numbers there is ``many_candidates``, a sentence around one number ``prose`` — and every
+single-valued span, boxed or marked, must give the same value, else ``multiple_answers``.
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
 
     ``letters`` also reads a MathQA option letter (``c``, ``(c)``) as an answer.
     """
-    spans = found.boxed or found.marked or ((found.bare,) if found.bare is not None else ())
-    if not spans:
+    deciding = found.boxed or found.marked or ((found.bare,) if found.bare is not None else ())
+    if not deciding:
         return None
-    readings = [_read(span, letters) for span in spans]
+    readings = [_read(span, letters) for span in deciding]
     readable = [reading for reading in readings if reading.kind is not ReadKind.NOTHING]
     if not readable:
         return Choice(None, RewardStatus.UNREADABLE, readings[-1].text)
@@ -46,7 +46,9 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
     if last.kind in _REFUSED:
         count = str(last.count) if last.count <= MAX_COUNTED else f"more than {MAX_COUNTED}"
         return Choice(None, _REFUSED[last.kind], last.text, count)
-    values = {_key(reading) for reading in readable if reading.kind not in _REFUSED}
+    others = [_read(span, letters) for span in found.marked] if found.boxed else []
+    values = {_key(reading) for reading in readable + others
+              if reading.kind not in _REFUSED and reading.kind is not ReadKind.NOTHING}
     if len(values) > 1:
         return Choice(None, RewardStatus.MULTIPLE_ANSWERS, last.text, str(len(values)))
     return Choice(last, extracted=last.text)
