@@ -156,3 +156,10 @@ def test_two_spellings_of_one_value_are_one_answer() -> None:
     assert score_completion("the answer is 1.1%\nAnswer: 0.011", {"answer": 0.011}).status is RewardStatus.OK
     assert score_completion("the answer is 1.1%\nAnswer: 0.012", {"answer": 0.011}).status \
         is RewardStatus.MULTIPLE_ANSWERS
+
+
+def test_one_program_written_twice_is_one_program() -> None:
+    completion = "```\ndivide(3.8, 35.1)\n```\nProgram: divide(3.8,35.1)"
+    assert score_completion(completion, GOLD, policy="official").status is RewardStatus.OK
+    two = "```\ndivide(3.8, 35.1)\n```\nProgram: divide(35.1, 3.8)"
+    assert score_completion(two, GOLD, policy="official").status is RewardStatus.MULTIPLE_ANSWERS

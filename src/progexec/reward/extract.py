@@ -64,7 +64,10 @@ def _programs(text: str) -> tuple[str, ...]:
             found.append(body)
         if len(found) >= MAX_SPANS:
             break
-    return tuple(dict.fromkeys(found))
+    distinct: dict[str, str] = {}
+    for program in found:  # one program written twice, spaced differently, is one program
+        distinct.setdefault("".join(program.split()), program)
+    return tuple(distinct.values())
 
 
 def _one_line(body: str) -> str:
