@@ -153,21 +153,29 @@ def _number(text: str, match: re.Match[str]) -> Reading:
     magnitude = float(digits.replace(",", ""))
     prefix = _PREFIX.search(_collapse(text[max(0, match.start() - _AROUND):match.start()]))
     negative = prefix is not None and "-" in (prefix.group(2) + prefix.group(3))
-    rest = text[match.end():]
-    factor = 1.0
-    percent = _PERCENT.match(rest)
-    scale = _SCALE_WORD.match(rest) or _SCALE_SUFFIX.match(rest)
-    if percent is not None:
-        factor, rest = 0.01, rest[percent.end():]
-    elif scale is not None:
-        factor, rest = SCALES[scale.group(1).lower().rstrip("s")], rest[scale.end():]
-    if prefix is not None and prefix.group(1) == "(" and _CLOSE.match(_collapse(rest[:_AROUND])):
-        negative = True
+    factor, rest = _factor(text[match.end():])
+    if prefix is not None and prefix.group(1) == "(":
+        close = _CLOSE.match(_collapse(rest[:_AROUND]))
+        if close is not None:
+            negative = True
+            if factor == 1.0:  # "(4.5) million": the scale word after the parenthesis
+                factor, _ = _factor(_collapse(rest[:_AROUND])[close.end():])
     raw = -magnitude if negative else magnitude
     value = raw / 100.0 if factor == 0.01 else raw * factor  # % divides, as the official str_to_num does
     if not math.isfinite(value):
         return Reading(ReadKind.NOTHING, text)
     return Reading(ReadKind.NUMBER, text, value, raw, factor, 1, _half_unit(digits, factor))
+
+
+def _factor(rest: str) -> tuple[float, str]:
+    """The ``%`` (0.01) or scale word (1e3, 1e6, ...) opening ``rest``, and what follows it."""
+    percent = _PERCENT.match(rest)
+    if percent is not None:
+        return 0.01, rest[percent.end():]
+    scale = _SCALE_WORD.match(rest) or _SCALE_SUFFIX.match(rest)
+    if scale is not None:
+        return SCALES[scale.group(1).lower().rstrip("s")], rest[scale.end():]
+    return 1.0, rest
 
 
 def _half_unit(digits: str, factor: float) -> float | None:
