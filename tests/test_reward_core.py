@@ -163,3 +163,10 @@ def test_one_program_written_twice_is_one_program() -> None:
     assert score_completion(completion, GOLD, policy="official").status is RewardStatus.OK
     two = "```\ndivide(3.8, 35.1)\n```\nProgram: divide(35.1, 3.8)"
     assert score_completion(two, GOLD, policy="official").status is RewardStatus.MULTIPLE_ANSWERS
+
+
+@pytest.mark.parametrize("box", ["\\boxed{\\textbf{5}}", "\\boxed{\\mathbf{5}}", "\\boxed{\\text{5}}", "\\boxed{\\$5}",
+                                 "\\boxed{5\\,000}"])
+def test_latex_markup_in_a_box_is_read_through(box: str) -> None:
+    gold = {"answer": 5000.0} if "000" in box else {"answer": 5.0}
+    assert score_completion(box, gold).status is RewardStatus.OK

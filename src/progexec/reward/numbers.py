@@ -23,7 +23,7 @@ MAX_PROSE_WORDS = 6
 MAX_NUMBER_CHARS = 64
 # bound: MAX_NUMBER_CHARS = 64 — a number written with more characters is unreadable, never parsed
 MAX_COUNTED = 100
-# bound: MAX_COUNTED = 100 — numbers counted in a refused list (its reason says "101" for more)
+# bound: MAX_COUNTED = 100 — numbers counted in a refused list (its reason says "more than 100" beyond)
 
 _NUMBER = re.compile(
     r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d{1,3}(?!\d))?")
@@ -52,7 +52,8 @@ SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn
 _REPLACEMENTS = (
     ("\u2212", "-"), ("\u2013", "-"), ("\u00a0", " "), ("\u202f", " "), ("\u2009", " "),
     ("**", ""), ("`", ""), ("\\%", "%"), ("\\$", "$"), ("\\,", ""), ("\\!", ""), ("{,}", ","),
-    ("\\text", ""), ("\\mathrm", ""), ("\\textbf", ""), ("\\left", ""), ("\\right", ""), ("{", ""), ("}", ""),
+    ("\\textbf", ""), ("\\text", ""), ("\\mathrm", ""), ("\\mathbf", ""), ("\\left", ""), ("\\right", ""),
+    ("{", ""), ("}", ""),
 )
 
 
