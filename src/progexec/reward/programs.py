@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from ..grammar.mathqa_parse import parse_mathqa
 from ..grammar.parse import ProgramSyntaxError, parse_program
-from ..interp.run import execute_tokens
+from ..items import Item
+from ..runner import execute
 from ..interp.table import Table
 from ..mathqa.binding import number_texts
 from ..mathqa.execute import run_program
@@ -64,7 +65,7 @@ def run_official(text: str, table: Table | None, dialect: str, problem: str | No
         program = parse_program(text)
     except ProgramSyntaxError as error:
         return ProgramRun(None, error.message, syntax_error=True)
-    execution = execute_tokens(program.to_tokens(), table, dialect)
+    execution = execute(Item("completion", list(program.to_tokens()), table, dialect=dialect))
     verdict = execution.official
     if not verdict.valid or verdict.value is None:
         if execution.outcome.present:
