@@ -71,6 +71,11 @@ class Limits:
     max_factorial_arg: int = _bound(10_000, "largest MathQA factorial / choose argument computed")
     max_options_chars: int = _bound(4096, "longest MathQA options field parsed; longer gives no options (too_long)")
     max_sandbox_code_chars: int = _bound(1_000_000, "longest MathQA-Python snippet run in the sandbox")
+    max_completion_chars: int = _bound(100_000, "longest completion the reward reads; longer is too_large, not read")
+    max_reward_program_chars: int = _bound(4_000, "longest program the reward extracts and runs; longer is too_large")
+    max_reward_steps: int = _bound(200, "most steps of a program the reward runs; more is too_large, never parsed")
+    max_request_bytes: int = _bound(16 * 1024 * 1024, "largest request body progexec serve reads; larger is 413")
+    max_request_items: int = _bound(4096, "most samples in one progexec serve request; more is 413")
 
     def __post_init__(self) -> None:
         for item in fields(self):

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..limits import DEFAULT_LIMITS, current
 from .gold import GoldRecord, GoldRecordError, parse_policy
 from .goldvalue import ResolvedGold, resolve
 from .model import DEFAULT_POLICY, Policy, RewardResult, RewardStatus, make_result
 from .policies import helm, numeric, official
 
-MAX_COMPLETION_CHARS = 100_000
-# bound: MAX_COMPLETION_CHARS = 100_000 — a longer completion is too_large and is not read at all
+MAX_COMPLETION_CHARS = DEFAULT_LIMITS.max_completion_chars
+"""The default (``max_completion_chars``): a longer completion is too_large and is not read at all."""
 
 _POLICIES: dict[Policy, Callable[[str, GoldRecord, ResolvedGold], RewardResult]] = {
     Policy.OFFICIAL: official, Policy.NUMERIC: numeric, Policy.HELM: helm,
@@ -51,9 +52,9 @@ def _score(completion: object, record: GoldRecord, policy: Policy) -> RewardResu
     if not isinstance(completion, str):
         return make_result(RewardStatus.BAD_INPUT, policy,
                            detail=f"the completion must be a string, got {type(completion).__name__}")
-    if len(completion) > MAX_COMPLETION_CHARS:
+    if len(completion) > (bound := current().max_completion_chars):
         return make_result(RewardStatus.TOO_LARGE, policy, what="the completion", size=len(completion),
-                           limit=MAX_COMPLETION_CHARS)
+                           limit=bound)
     resolved = resolve(record)
     if resolved.value is None:
         return make_result(RewardStatus.BAD_GOLD, policy, detail=resolved.error)

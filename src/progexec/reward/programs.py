@@ -15,15 +15,16 @@ from dataclasses import dataclass
 from ..grammar.mathqa_parse import parse_mathqa
 from ..grammar.parse import ProgramSyntaxError, parse_program
 from ..items import Item
+from ..limits import DEFAULT_LIMITS, current
 from ..runner import execute
 from ..interp.table import Table
 from ..mathqa.binding import number_texts
 from ..mathqa.execute import run_program
 
-MAX_REWARD_PROGRAM_CHARS = 4_000
-# bound: MAX_REWARD_PROGRAM_CHARS = 4_000 — a predicted program longer than this is too_large, never parsed
-MAX_REWARD_STEPS = 200
-# bound: MAX_REWARD_STEPS = 200 — a predicted program with more '(' than this is too_large, never parsed
+MAX_REWARD_PROGRAM_CHARS = DEFAULT_LIMITS.max_reward_program_chars
+"""The default (``max_reward_program_chars``): a longer predicted program is too_large, never parsed."""
+MAX_REWARD_STEPS = DEFAULT_LIMITS.max_reward_steps
+"""The default (``max_reward_steps``): a predicted program with more '(' is too_large, never parsed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +47,12 @@ class ProgramRun:
 
 def oversize(text: str) -> tuple[str, int, int] | None:
     """The bound a program text exceeds, or None."""
-    if len(text) > MAX_REWARD_PROGRAM_CHARS:
-        return ("the program", len(text), MAX_REWARD_PROGRAM_CHARS)
+    limits = current()
+    if len(text) > limits.max_reward_program_chars:
+        return ("the program", len(text), limits.max_reward_program_chars)
     steps = text.count("(")
-    if steps > MAX_REWARD_STEPS:
-        return ("the program's step count", steps, MAX_REWARD_STEPS)
+    if steps > limits.max_reward_steps:
+        return ("the program's step count", steps, limits.max_reward_steps)
     return None
 
 

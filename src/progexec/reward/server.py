@@ -19,15 +19,16 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from ..limits import DEFAULT_LIMITS, current
 from .batch import score_item
 from .gold import GoldRecordError, parse_policy
 from .model import Policy
 from .remote import PayloadError, check_payload, openrlhf_rewards
 
-MAX_REQUEST_BYTES = 16 * 1024 * 1024
-# bound: MAX_REQUEST_BYTES = 16 MiB — a request body over this is refused with 413 before it is read
-MAX_ITEMS = 4096
-# bound: MAX_ITEMS = 4096 — a request with more samples (queries or items) is refused with 413
+MAX_REQUEST_BYTES = DEFAULT_LIMITS.max_request_bytes
+"""The default (``max_request_bytes``): a request body over this is refused with 413 before it is read."""
+MAX_ITEMS = DEFAULT_LIMITS.max_request_items
+"""The default (``max_request_items``): a request with more samples (queries or items) is refused with 413."""
 MAX_ACTIVE_REQUESTS = 32
 # bound: MAX_ACTIVE_REQUESTS = 32 — requests worked on at once; more are answered 503 at once
 SOCKET_TIMEOUT = 30.0
@@ -63,8 +64,8 @@ class RewardHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 (the name http.server dispatches to)
         if self.path.split("?", 1)[0] == "/health":
-            self._send(HTTPStatus.OK, {"status": "ok", "max_request_bytes": MAX_REQUEST_BYTES,
-                                       "max_items": MAX_ITEMS})
+            self._send(HTTPStatus.OK, {"status": "ok", "max_request_bytes": current().max_request_bytes,
+                                       "max_items": current().max_request_items})
         else:
             self._send(HTTPStatus.NOT_FOUND, {"error": f"no such endpoint: GET {self.path[:200]}"})
 
@@ -105,10 +106,10 @@ class RewardHandler(BaseHTTPRequestHandler):
         if length < 0:
             self.close_connection = True
             raise _Refusal(HTTPStatus.BAD_REQUEST, f"bad Content-Length {raw[:40]!r}")
-        if length > MAX_REQUEST_BYTES:
+        if length > (bound := current().max_request_bytes):
             self.close_connection = True  # the body is never read
             raise _Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
-                           f"the body is {length} bytes, over the limit of {MAX_REQUEST_BYTES}")
+                           f"the body is {length} bytes, over the limit of {bound}")
         return length
 
     def _read_json(self) -> Any:
@@ -150,8 +151,8 @@ def _get_reward(body: Any, default: Policy | None) -> dict[str, Any]:
         queries, prompts, labels = check_payload(body)
     except PayloadError as error:
         raise _Refusal(HTTPStatus.BAD_REQUEST, str(error)) from None
-    if len(queries) > MAX_ITEMS:
-        raise _Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{len(queries)} queries, over the limit of {MAX_ITEMS}")
+    if len(queries) > (bound := current().max_request_items):
+        raise _Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{len(queries)} queries, over the limit of {bound}")
     return openrlhf_rewards(queries, prompts, labels, _policy(body, default))
 
 
@@ -159,8 +160,8 @@ def _batch(body: Any, default: Policy | None) -> dict[str, Any]:
     if not isinstance(body, Mapping) or not isinstance(body.get("items"), list):
         raise _Refusal(HTTPStatus.BAD_REQUEST, 'the body must be {"items": [...], "policy"?}')
     items = body["items"]
-    if len(items) > MAX_ITEMS:
-        raise _Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{len(items)} items, over the limit of {MAX_ITEMS}")
+    if len(items) > (bound := current().max_request_items):
+        raise _Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{len(items)} items, over the limit of {bound}")
     policy = _policy(body, default)
     return {"results": [score_item(item, index + 1, policy) for index, item in enumerate(items)]}
 
