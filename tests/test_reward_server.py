@@ -106,7 +106,9 @@ def test_a_body_over_the_limit_is_413_unread(served: RewardServer) -> None:
 
 
 def test_too_many_samples_is_413(served: RewardServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server_module, "MAX_ITEMS", 2)
+    from progexec import limits
+
+    monkeypatch.setattr(limits, "_process_limits", limits.DEFAULT_LIMITS.with_(max_request_items=2))
     status, body = _post(served, "/get_reward", {"query": ["a", "b", "c"], "prompts": ["", "", ""],
                                                  "labels": ["1", "2", "3"]})
     assert status == 413 and "3 queries" in body["error"]
