@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .interp.table import Table
+
 DIALECTS = ("finqa", "convfinqa", "mathqa")
 """Every dialect an Item may carry."""
 
@@ -29,7 +31,7 @@ class Item:
 
     id: str
     program: str | list[str] | None
-    table: list[list[str]] | None = None
+    table: Table | None = None
     gold: float | str | None = None
     has_gold: bool = False
     dialect: str = "finqa"

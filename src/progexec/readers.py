@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from .errors import ProgexecError
 from .interp.table import TableError, validate_table
@@ -70,7 +70,9 @@ class TextSource:
     def __init__(self, binary: IO[bytes], name: str, limits: Limits) -> None:
         self.name = name
         head = binary.peek(2)[:2] if hasattr(binary, "peek") else b""
-        raw: IO[bytes] = gzip.GzipFile(fileobj=binary, mode="rb") if head == b"\x1f\x8b" else binary
+        raw: IO[bytes] = binary
+        if head == b"\x1f\x8b":
+            raw = cast(IO[bytes], gzip.GzipFile(fileobj=binary, mode="rb"))
         counted = io.BufferedReader(_CountingReader(raw, limits.max_input_bytes, name))
         self._stream = io.TextIOWrapper(counted, encoding="utf-8-sig", errors="surrogateescape", newline="\n")
         self._closers: list[IO[Any]] = [self._stream, binary]

@@ -99,7 +99,7 @@ class PipeGuard:
     @classmethod
     def install(cls) -> PipeGuard:
         guard = cls(sys.stdout)
-        sys.stdout = _GuardedStream(guard)  # type: ignore[assignment]
+        sys.stdout = _GuardedStream(guard)
         return guard
 
     def restore(self) -> None:

@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from ..interp.ops import FINQA_ARITHMETIC_OPS as ARITHMETIC_OPS, FINQA_TABLE_OPS as TABLE_OPS
+from ..interp.ops import FINQA_ARITHMETIC_OPS, FINQA_TABLE_OPS
+
+TABLE_OPS: frozenset[str] = FINQA_TABLE_OPS
+ARITHMETIC_OPS: frozenset[str] = FINQA_ARITHMETIC_OPS
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,8 @@ from typing import Any
 
 from ..oracle.classify import Analysis
 from ..oracle.reference import ExactAnswer
-from .model import FORMAT_VERSION, Report
+from ..records import FORMAT_VERSION
+from .model import Report
 
 
 def _answer(value: Any) -> Any:

@@ -6,7 +6,8 @@
 
 from .equivalence import ProgramMatch, Why, equal_program
 from .loading import CORPUS_NAMES, ScoreInputError, load_gold, load_predictions
-from .model import FORMAT_VERSION, GoldItem, Prediction, ScoreReport, Verdict
+from ..records import FORMAT_VERSION
+from .model import GoldItem, Prediction, ScoreReport, Verdict
 from .runner import SCORERS, disagreements, resolve_scorers, score_predictions
 
 __all__ = [

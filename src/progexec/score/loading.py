@@ -116,9 +116,9 @@ def load_predictions(source: str) -> list[Prediction]:
     except InputError as error:
         raise ScoreInputError(str(error)) from None
     predictions = []
-    for position, (value, where, error) in enumerate(_values(records)):
-        if error is not None:
-            predictions.append(Prediction("", None, None, position, error))
+    for position, (value, where, problem) in enumerate(_values(records)):
+        if problem is not None:
+            predictions.append(Prediction("", None, None, position, problem))
         else:
             predictions.append(_prediction(value, position, where))
     return predictions

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..interp.table import Table
 from ..records import FORMAT_VERSION
 
 
@@ -22,7 +23,7 @@ class GoldItem:
 
     id: str
     tokens: tuple[str, ...] | None
-    table: list[list[str]] | None
+    table: Table | None
     exe_ans: float | str | None
     answer: str | None = None
     dialect: str = "finqa"
