@@ -26,7 +26,11 @@ CLASS_OF: dict[Variant, EvalDivergence] = {
     Variant.POW_ULP_UP: EvalDivergence.LIBM_POW, Variant.POW_ULP_DOWN: EvalDivergence.LIBM_POW,
     Variant.NAIVE_ROUNDING: EvalDivergence.NAIVE_ROUNDING, Variant.HALF_UP_ROUNDING: EvalDivergence.HALF_UP_ROUNDING,
     Variant.TIES_AWAY: EvalDivergence.HALF_UP_ROUNDING, Variant.UNROUNDED: EvalDivergence.NO_FINAL_ROUNDING,
-    Variant.PER_STEP: EvalDivergence.PER_STEP_ROUNDING, Variant.DECIMAL: EvalDivergence.DECIMAL_ARITHMETIC,
+    Variant.PER_STEP: EvalDivergence.PER_STEP_ROUNDING,
+    Variant.NONFINITE_REFUSED: EvalDivergence.OVERFLOW_COMPLEX, Variant.COMPLEX_AS_NAN: EvalDivergence.OVERFLOW_COMPLEX,
+    Variant.EXP_NEGATIVE_REFUSED: EvalDivergence.REFUSES_WHERE_OFFICIAL_ANSWERS,
+    Variant.DIVIDE_BY_ZERO_IEEE: EvalDivergence.ANSWERS_WHERE_OFFICIAL_REFUSES,
+    Variant.GREATER_NUMBER: EvalDivergence.YES_NO, Variant.GREATER_OR_EQUAL: EvalDivergence.YES_NO,
     Variant.LENIENT_TOKENIZER: EvalDivergence.TOKENIZER,
     Variant.PARSE_FLOAT: EvalDivergence.LITERAL_READING, Variant.COMMA_KEPT: EvalDivergence.LITERAL_READING,
     Variant.PERCENT_IGNORED: EvalDivergence.LITERAL_READING, Variant.PERCENT_TIMES: EvalDivergence.LITERAL_READING,
@@ -35,10 +39,7 @@ CLASS_OF: dict[Variant, EvalDivergence] = {
     Variant.PAREN_NEGATIVE: EvalDivergence.TABLE_LOOKUP, Variant.NO_PAREN_CUT: EvalDivergence.TABLE_LOOKUP,
     Variant.NO_STALE_ROW: EvalDivergence.TABLE_LOOKUP, Variant.FSUM_ROWS: EvalDivergence.TABLE_LOOKUP,
     Variant.EMPTY_ROW_IGNORED: EvalDivergence.TABLE_LOOKUP,
-    Variant.GREATER_NUMBER: EvalDivergence.YES_NO, Variant.GREATER_OR_EQUAL: EvalDivergence.YES_NO,
-    Variant.EXP_NEGATIVE_REFUSED: EvalDivergence.REFUSES_WHERE_OFFICIAL_ANSWERS,
-    Variant.COMPLEX_AS_NAN: EvalDivergence.OVERFLOW_COMPLEX, Variant.NONFINITE_REFUSED: EvalDivergence.OVERFLOW_COMPLEX,
-    Variant.DIVIDE_BY_ZERO_IEEE: EvalDivergence.ANSWERS_WHERE_OFFICIAL_REFUSES,
+    Variant.DECIMAL: EvalDivergence.DECIMAL_ARITHMETIC,
 }
 """Every variant but OFFICIAL, in the order they are tried."""
 
