@@ -52,8 +52,8 @@ def test_suite_is_deterministic_and_covers_every_family() -> None:
     again = [(c.id, c.program, json.dumps(c.table)) for c in suite("all", 3000, seed=7)]
     other = [(c.id, c.program, json.dumps(c.table)) for c in suite("all", 3000, seed=8)]
     assert first == again and first != other and len(first) == 3000
-    assert {c.family for c in suite("all", 3000, seed=7)} == set(Family)
-    assert {c.family for c in suite("rules", 500)} == set(RULES)
+    assert {c.family for c in suite("all", 3000, seed=7)} == set(Family) - {Family.FLAT_CONTRACT}
+    assert {c.family for c in suite("rules", 500, flat=True)} == set(RULES)
     assert {c.family for c in suite("gold", 100)} == set(GOLD)
 
 

@@ -90,6 +90,7 @@ def test_correct_c_flat_port_passes(capsys: pytest.CaptureFixture[str], flat_por
     code, report = run_json(capsys, "--cmd", str(flat_port), "--protocol", "flat", "--cases", "4000",
                             "--junit", str(junit))
     assert code == 0 and report["divergent"] == 0 and report["cases"] > 3000
+    assert report["by_family"]["flat_contract"]["cases"] > 50  # every contract status code is exercised
     assert ElementTree.parse(junit).getroot().get("failures") == "0"
 
 

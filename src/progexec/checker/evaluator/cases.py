@@ -48,6 +48,7 @@ class Family(str, Enum):
     REFUSALS = "refusals"              # programs the official evaluator refuses
     LONG_CHAINS = "long_chains"        # 10-60 steps of references
     HOSTILE_TABLES = "hostile_tables"  # many rows, odd names and cells, no table at all
+    FLAT_CONTRACT = "flat_contract"    # flat protocol only: raw lists breaking each contract check
 
 
 GOLD = (Family.GOLD_FINQA, Family.GOLD_CONVFINQA)
@@ -55,7 +56,7 @@ RULES = (Family.TOKENIZER, Family.LITERALS, Family.THOUSANDS, Family.PERCENT, Fa
          Family.REFERENCES, Family.DIVISION, Family.EXPONENT, Family.GREATER, Family.TABLE_CELLS,
          Family.DUPLICATE_ROWS, Family.STALE_ROW, Family.EMPTY_ROWS, Family.ROW_AGGREGATES,
          Family.ROUND_ONCE, Family.NONFINITE, Family.BARE_NUMBERS, Family.REFUSALS, Family.LONG_CHAINS,
-         Family.HOSTILE_TABLES)
+         Family.HOSTILE_TABLES, Family.FLAT_CONTRACT)
 BOUNDARY = (Family.BOUNDARIES,)
 SUITES: dict[str, tuple[Family, ...]] = {"gold": GOLD, "rules": RULES, "boundaries": BOUNDARY,
                                          "all": GOLD + RULES + BOUNDARY}
@@ -64,14 +65,30 @@ GENERATED_DEFAULT = 400
 
 
 @dataclass(frozen=True, slots=True)
+class FlatArgs:
+    """The nine ``run_flat`` arguments as a port receives them (lengths not necessarily consistent)."""
+
+    ops: list[float]
+    arg1_kind: list[float]
+    arg1_num: list[float]
+    arg2_kind: list[float]
+    arg2_num: list[float]
+    table_values: list[float]
+    table_offset: list[float]
+    table_len: list[float]
+    n_steps: int
+
+
+@dataclass(frozen=True, slots=True)
 class EvalCase:
-    """One program, its table and dialect, and where it comes from."""
+    """One program, its table and dialect, and where it comes from (``flat``: a raw flat-only case)."""
 
     id: str
     family: Family
     dialect: str
     program: str
     table: TableRows
+    flat: Optional[FlatArgs] = None
 
 
 # -- gold ---------------------------------------------------------------------------------------
@@ -339,6 +356,65 @@ def _hostile_tables(rng: random.Random) -> tuple[str, TableRows, str]:
     return f"table_{op}({name}, none)", table, rng.choice(("finqa", "convfinqa"))
 
 
+def flat_contract(rng: random.Random) -> FlatArgs:
+    """A small valid flat program with one contract check broken (or none)."""
+    steps = rng.randint(1, 4)
+    ops: list[float] = [float(rng.choice((0, 1, 2, 3, 4, 5))) for _ in range(steps)]
+    k1: list[float] = [0.0] * steps
+    n1: list[float] = [float(rng.randint(1, 99)) for _ in range(steps)]
+    k2: list[float] = [0.0] * steps
+    n2: list[float] = [float(rng.randint(1, 9)) for _ in range(steps)]
+    values: list[float] = [float(rng.randint(-50, 50)) for _ in range(rng.randint(0, 6))]
+    offset: list[float] = [0.0] * steps
+    length: list[float] = [0.0] * steps
+    for step in range(1, steps):
+        if rng.random() < 0.6 and ops[step - 1] != 5:
+            k1[step], n1[step] = 1.0, float(step - 1)
+    last = steps - 1
+    count = steps
+    breakage = rng.choice(("none", "none", "no_steps", "negative_steps", "long_steps", "short_list", "op_code",
+                           "op_fraction", "table_kind", "slice", "empty_slice", "bad_cell", "nan_literal",
+                           "inf_literal", "forward_ref", "self_ref", "fraction_ref", "negative_ref", "bool_ref",
+                           "row_kind_in_arith", "unknown_kind", "table_ok", "zero_divide"))
+    if breakage == "no_steps":
+        count = 0
+    elif breakage == "negative_steps":
+        count = -rng.randint(1, 3)
+    elif breakage == "long_steps":
+        count = steps + rng.randint(1, 3)
+    elif breakage == "short_list":
+        rng.choice((ops, k1, n1, k2, n2, offset, length)).pop()
+    elif breakage in ("op_code", "op_fraction"):
+        ops[last] = float(rng.choice((10, 11, -1, 255))) if breakage == "op_code" else 2.5
+    elif breakage in ("table_kind", "slice", "empty_slice", "bad_cell", "table_ok"):
+        ops[last] = float(rng.randint(6, 9))
+        k1[last] = 0.0 if breakage == "table_kind" else 2.0
+        values = values or [1.0, 2.0]
+        offset[last], length[last] = 0.0, float(len(values))
+        if breakage == "slice":
+            offset[last], length[last] = float(rng.randint(0, 3)), float(len(values) + rng.randint(1, 3))
+        elif breakage == "empty_slice":
+            length[last] = 0.0
+        elif breakage == "bad_cell":
+            values[rng.randrange(len(values))] = rng.choice((math.inf, -math.inf, math.nan))
+    elif breakage in ("nan_literal", "inf_literal"):
+        k1[last], n1[last] = 0.0, math.nan if breakage == "nan_literal" else rng.choice((math.inf, -math.inf))
+    elif breakage in ("forward_ref", "self_ref", "fraction_ref", "negative_ref"):
+        k2[last] = 1.0
+        n2[last] = {"forward_ref": float(last + 1), "self_ref": float(last), "fraction_ref": 0.5,
+                    "negative_ref": -1.0}[breakage]
+    elif breakage == "bool_ref" and steps > 1:
+        ops[0], k1[last], n1[last] = 5.0, 1.0, 0.0
+        ops[last] = float(rng.choice((0, 1, 2, 3)))
+    elif breakage == "row_kind_in_arith":
+        k2[last] = 2.0
+    elif breakage == "unknown_kind":
+        k1[last] = float(rng.choice((3, -1, 9)))
+    elif breakage == "zero_divide":
+        ops[last], k2[last], n2[last] = 3.0, 0.0, rng.choice((0.0, -0.0))
+    return FlatArgs(ops, k1, n1, k2, n2, values, offset, length, count)
+
+
 DRAWS: dict[Family, Draw] = {
     Family.TOKENIZER: _tokenizer, Family.LITERALS: _literals, Family.THOUSANDS: _thousands,
     Family.PERCENT: _percent, Family.CONSTANTS: _constants, Family.REFERENCES: _references,
@@ -352,7 +428,10 @@ DRAWS: dict[Family, Draw] = {
 
 def generated(family: Family, seed: int, index: int) -> EvalCase:
     """Case ``index`` of a generated family (independent of every other case)."""
-    program, table, dialect = DRAWS[family](random.Random(f"{seed}:{family.value}:{index}"))
+    rng = random.Random(f"{seed}:{family.value}:{index}")
+    if family is Family.FLAT_CONTRACT:
+        return EvalCase(f"{family.value}:{seed}:{index}", family, "finqa", "", None, flat_contract(rng))
+    program, table, dialect = DRAWS[family](rng)
     return EvalCase(f"{family.value}:{seed}:{index}", family, dialect, program, table)
 
 
@@ -372,13 +451,14 @@ def _allocate(total: int, sizes: dict[Family, int]) -> dict[Family, int]:
     return counts
 
 
-def suite(name: str = "all", cases: Optional[int] = None, seed: int = 0) -> Iterator[EvalCase]:
+def suite(name: str = "all", cases: Optional[int] = None, seed: int = 0, flat: bool = False) -> Iterator[EvalCase]:
     """The cases of a suite, family by family: every case of the default size, or ``cases`` of them.
 
     With fewer cases than the default, each family gets its share (gold: a seeded sample in
-    dataset order); with more, gold stays whole and the generated families grow.
+    dataset order); with more, gold stays whole and the generated families grow. The
+    ``flat_contract`` family is only in the suites of the flat protocol (``flat``).
     """
-    families = SUITES[name]
+    families = tuple(f for f in SUITES[name] if flat or f is not Family.FLAT_CONTRACT)
     sizes = {family: default_size(family) for family in families}
     if cases is None:
         counts = sizes
@@ -414,5 +494,5 @@ def chunks(cases: Iterator[EvalCase], size: int) -> Iterator[list[EvalCase]]:
         yield chunk
 
 
-def families_of(name: str) -> Sequence[Family]:
-    return SUITES[name]
+def families_of(name: str, flat: bool = False) -> Sequence[Family]:
+    return tuple(f for f in SUITES[name] if flat or f is not Family.FLAT_CONTRACT)

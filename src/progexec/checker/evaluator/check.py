@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 from .. import pychild
 from ..engine import DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, python_child_argv
-from .cases import SUITES, EvalCase, chunks, default_size, suite
+from .cases import EvalCase, chunks, default_size, families_of, suite
 from .classes import EvalDivergence, Failure
 from .classify import classify
 from .protocol import Answer, Prepared, Protocol, Verdict, matches, parse_answer, prepare_all, reference
@@ -125,8 +125,9 @@ def run_evaluator_check(answer: Answerer, name: str, protocol: Protocol = Protoc
                         progress: Optional[ProgressHook] = None) -> EvalReport:
     """Run the suite through ``answer`` (``chunk`` cases at a time)."""
     report = EvalReport(name, protocol, suite_name, seed)
-    total = cases if cases is not None else sum(default_size(family) for family in SUITES[suite_name])
-    for part in chunks(suite(suite_name, cases, seed), chunk):
+    flat = protocol is Protocol.FLAT
+    total = cases if cases is not None else sum(default_size(family) for family in families_of(suite_name, flat))
+    for part in chunks(suite(suite_name, cases, seed, flat), chunk):
         prepared = prepare_all(part, protocol)
         report.skipped += len(part) - len(prepared)
         if prepared:

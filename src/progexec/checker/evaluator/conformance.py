@@ -26,7 +26,7 @@ from typing import Any, Optional
 from ...grammar.tokens import official_tokenize
 from ...interp.official import OfficialVerdict
 from .cases import EvalCase, suite
-from .protocol import FlatVerdict, Protocol, flat_payload, prepare, reference
+from .protocol import FlatVerdict, Protocol, flat_payload, prepare, raw_payload, reference
 
 SUITE_VERSION = 1
 """Raised whenever a case's expected answer or the file format changes."""
@@ -52,6 +52,11 @@ def _text_value(verdict: OfficialVerdict) -> str:
 
 def _field(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True).replace("|", "\\u007c")
+
+
+def _flat_expected(result: FlatVerdict) -> dict[str, Any]:
+    return {"status": result.status, "present": result.present, "value": _json_value(result.value),
+            "is_bool": result.is_bool, "bool_value": result.bool_value}
 
 
 def _case_record(case: EvalCase, verdict: OfficialVerdict) -> dict[str, Any]:
@@ -84,12 +89,20 @@ def export(directory: Path, suite_name: str = "all", cases: Optional[int] = None
             if lowered is not None and lowered.flat is not None:
                 result = reference(lowered, Protocol.FLAT)
                 assert isinstance(result, FlatVerdict)
-                record = {"id": case.id, **flat_payload(lowered.flat),
-                          "expected": {"status": result.status, "present": result.present,
-                                       "value": _json_value(result.value), "is_bool": result.is_bool,
-                                       "bool_value": result.bool_value}}
+                record = {"id": case.id, **flat_payload(lowered.flat), "expected": _flat_expected(result)}
                 flat.write(json.dumps(record, ensure_ascii=True, allow_nan=False) + "\n")
                 counts[f"{stem}-flat.jsonl"] += 1
+        for case in suite(suite_name, cases, seed, flat=True):
+            if case.flat is None:
+                continue
+            lowered = prepare(case, Protocol.FLAT)
+            assert lowered is not None
+            result = reference(lowered, Protocol.FLAT)
+            assert isinstance(result, FlatVerdict)
+            flat.write(json.dumps({"id": case.id, **raw_payload(case.flat), "expected": _flat_expected(result)},
+                                  ensure_ascii=True, allow_nan=False) + "\n")
+            counts[f"{stem}-flat.jsonl"] += 1
+            families[case.family.value] = families.get(case.family.value, 0) + 1
     (directory / "README.md").write_text(readme(stem, suite_name, seed, counts, families), encoding="utf-8")
     return counts
 
@@ -130,7 +143,9 @@ to the same double (`inf`, `-inf`, `nan` for non-finite values). Lines starting 
 `{stem}-flat.jsonl` — the cases that lower to the progexec flat contract: `ops`, `arg1_kind`,
 `arg1_num`, `arg2_kind`, `arg2_num`, `table_values`, `table_offset`, `table_len`, `n_steps`
 (non-finite numbers as strings), and `expected`: `status` (1400 ok, 1401-1419 a refusal),
-`present`, `value`, `is_bool`, `bool_value`.
+`present`, `value`, `is_bool`, `bool_value`. The `flat_contract` family is only in this file: raw lists
+that break one contract check each (lengths, op codes, argument kinds, references, row slices,
+non-finite numbers), so a port of the contract is checked on every status code.
 
 ## Families
 

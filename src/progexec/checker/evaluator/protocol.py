@@ -25,7 +25,7 @@ from ...grammar.tokens import official_tokenize
 from ...interp.flat import CompileError, FlatProgram, compile_program, run_flat
 from ...interp.official import OfficialVerdict
 from ...interp.run import execute_text, execute_tokens
-from .cases import EvalCase
+from .cases import EvalCase, FlatArgs
 from .classes import EvalDivergence, Failure
 
 
@@ -94,8 +94,20 @@ def flat_payload(flat: FlatProgram) -> dict[str, Any]:
             "table_len": flat.table_len, "n_steps": flat.n_steps}
 
 
+def raw_payload(args: FlatArgs) -> dict[str, Any]:
+    return {"ops": args.ops, "arg1_kind": args.arg1_kind, "arg1_num": [_json_number(v) for v in args.arg1_num],
+            "arg2_kind": args.arg2_kind, "arg2_num": [_json_number(v) for v in args.arg2_num],
+            "table_values": [_json_number(v) for v in args.table_values], "table_offset": args.table_offset,
+            "table_len": args.table_len, "n_steps": args.n_steps}
+
+
 def prepare(case: EvalCase, protocol: Protocol) -> Optional[Prepared]:
     """The request line of a case, or None when the case cannot be put in this protocol."""
+    if case.flat is not None:
+        if protocol is not Protocol.FLAT:
+            return None
+        record = {"id": case.id, **raw_payload(case.flat)}
+        return Prepared(case, json.dumps(record, ensure_ascii=True, allow_nan=False).encode("ascii") + b"\n")
     if protocol is Protocol.FLAT:
         flat = flat_of(case)
         if flat is None:
@@ -111,6 +123,13 @@ def reference(prepared: Prepared, protocol: Protocol) -> Verdict:
     """The official verdict (text or tokens form) or the contract's result (flat)."""
     case = prepared.case
     if protocol is Protocol.FLAT:
+        if case.flat is not None:
+            a = case.flat
+            ints: list[list[Any]] = [[int(v) if float(v).is_integer() else v for v in values]
+                    for values in (a.ops, a.arg1_kind, a.arg2_kind, a.table_offset, a.table_len)]
+            result = run_flat(ints[0], ints[1], a.arg1_num, ints[2], a.arg2_num, a.table_values, ints[3], ints[4],
+                              a.n_steps)
+            return FlatVerdict(result.status, result.present, result.value, result.is_bool, result.bool_value)
         assert prepared.flat is not None
         result = prepared.flat.run()
         return FlatVerdict(result.status, result.present, result.value, result.is_bool, result.bool_value)
