@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -173,3 +175,43 @@ def test_conformance_export_is_runnable_without_python(tmp_path: Path, capsys: p
     capsys.readouterr()
     assert (tmp_path / "again" / "finqa-conformance-v1.jsonl").read_bytes() == first
     assert "MIT License" in (tmp_path / "suite" / "README.md").read_text()
+
+
+GRANDCHILD_PORT = """
+import json, subprocess, sys
+from reference_impl import reference_eval, ref_tokenize
+for line in sys.stdin:
+    case = json.loads(line)
+    result = reference_eval(ref_tokenize(case["program"]), case["table"], case["dialect"])
+    value = result.value
+    if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
+        value = repr(value)
+    print(json.dumps({"id": case["id"], "valid": result.valid, "value": value if result.valid else None}),
+          flush=True)
+child = subprocess.Popen(["sleep", "600"], start_new_session=True)
+open("grandchild.pid", "w").write(str(child.pid))
+"""
+
+
+def test_evaluator_flood_and_grandchild_are_failing_verdicts(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    code, report = run_json(capsys, "--cmd", "yes {}", "--cases", "300", "--timeout", "5")
+    assert code == 1 and "output_flood" in failing(report)
+    (tmp_path / "port.py").write_text(GRANDCHILD_PORT)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(PORTS.parent))
+    code, report = run_json(capsys, "--cmd", f"{sys.executable} port.py", "--cases", "300", "--timeout", "5")
+    assert code == 1 and report["divergent"] == 0 and "no_exit" in failing(report)
+    pid = int((tmp_path / "grandchild.pid").read_text())
+    for _ in range(100):  # SIGKILL was sent; give the kernel a moment under load
+        if not _alive(pid):
+            break
+        time.sleep(0.05)
+    assert not _alive(pid)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[-1][:1] != "Z"
+    except OSError:
+        return False

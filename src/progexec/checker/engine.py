@@ -51,6 +51,8 @@ READ_SIZE = 65536
 STDERR_TAIL = 2000
 # bound: STDERR_MAX = 64 MiB — stderr bytes read from one child before the checker stops reading it
 STDERR_MAX = 64 << 20
+# bound: START_TIMEOUT = 60 s — how long a --python child may take to import its function (its handshake)
+START_TIMEOUT = 60.0
 # bound: EXIT_GRACE = 0.5 s — how long a child that exited may leave its stdout held open by a descendant
 EXIT_GRACE = 0.5
 
@@ -141,7 +143,8 @@ class ChildExchange:
             self._handshake(self.ready)
 
     def _handshake(self, ready: bytes) -> None:
-        result = self._loop(memoryview(b""), 1, to_eof=False, stall=self.timeout)
+        wait = max(self.timeout, START_TIMEOUT)  # interpreter start-up is not the function hanging
+        result = self._loop(memoryview(b""), 1, to_eof=False, stall=wait, timeout=wait)
         if result.lines[:1] == [ready.rstrip(b"\n")] and result.fault is None:
             return
         self._stop(wait=self.timeout)
@@ -299,7 +302,8 @@ class ChildExchange:
                     self.note(f"gave up after {self.failures} failures; the remaining cases were not run")
         return answers
 
-    def _loop(self, payload: memoryview, count: int, to_eof: bool, stall: Optional[float] = None) -> _Round:
+    def _loop(self, payload: memoryview, count: int, to_eof: bool, stall: Optional[float] = None,
+              timeout: Optional[float] = None) -> _Round:
         """Write ``payload`` while reading answer lines: until ``count`` lines (or end of file).
 
         Lines beyond those requested so far, a line longer than ``max_line`` or no progress for
@@ -309,6 +313,7 @@ class ChildExchange:
         proc = self._proc
         assert proc is not None and proc.stdout is not None and proc.stderr is not None
         stall = self.stall if stall is None else stall
+        timeout = self.timeout if timeout is None else timeout
         buffer, self._pending = self._pending, b""
         lines: list[bytes] = []
         total = len(payload)
@@ -329,15 +334,15 @@ class ChildExchange:
                 if not to_eof and len(lines) >= count:
                     break
                 now = time.monotonic()
-                if now - progress >= self.timeout:
+                if now - progress >= timeout:
                     return _Round(lines, Fault(FaultKind.NO_ANSWER if not to_eof or count else FaultKind.NO_EXIT,
-                                               f"no progress for {self.timeout:g}s ({len(lines)} of {count} answers"
+                                               f"no progress for {timeout:g}s ({len(lines)} of {count} answers"
                                                f"{' after end of input' if to_eof else ' in this chunk'}): "
                                                f"the program hangs; killed{self._quote_stderr()}"))
                 if not to_eof and not writing and now - progress >= stall:
                     self._pending = buffer
                     return _Round(lines, stalled=True)
-                limit = self.timeout if writing or to_eof else stall
+                limit = timeout if writing or to_eof else stall
                 wait = max(0.0, progress + limit - now)
                 if to_eof:
                     wait = min(wait, 0.05)

@@ -84,6 +84,8 @@ def _value(value: Any) -> tuple[Any, str | None]:
     """An evaluator's value as JSON (number, inf/nan string, yes/no, null), or an error detail."""
     if value is None or (isinstance(value, str) and value == "n/a"):
         return None, None
+    if isinstance(value, bool):  # sent as JSON true/false: the checker names it a yes/no divergence
+        return value, None
     if isinstance(value, str):
         return (value, None) if value in ("yes", "no") else (None, describe(value))
     number = _number(value)
