@@ -134,6 +134,8 @@ def test_correct_callable_passes() -> None:
 @pytest.mark.parametrize("variant, expected", [
     (Variant.NAIVE_ROUNDING, EvalDivergence.NAIVE_ROUNDING),
     (Variant.HALF_UP_ROUNDING, EvalDivergence.HALF_UP_ROUNDING),
+    (Variant.REPR_HALF_UP, EvalDivergence.HALF_UP_ROUNDING),
+    (Variant.NO_BARE_NUMBERS, EvalDivergence.REFUSES_WHERE_OFFICIAL_ANSWERS),
     (Variant.PER_STEP, EvalDivergence.PER_STEP_ROUNDING),
     (Variant.DECIMAL, EvalDivergence.DECIMAL_ARITHMETIC),
     (Variant.LENIENT_TOKENIZER, EvalDivergence.TOKENIZER),

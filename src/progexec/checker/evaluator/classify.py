@@ -26,7 +26,9 @@ CLASS_OF: dict[Variant, EvalDivergence] = {
     Variant.POW_ULP_UP: EvalDivergence.LIBM_POW, Variant.POW_ULP_DOWN: EvalDivergence.LIBM_POW,
     Variant.NAIVE_ROUNDING: EvalDivergence.NAIVE_ROUNDING, Variant.HALF_UP_ROUNDING: EvalDivergence.HALF_UP_ROUNDING,
     Variant.TIES_AWAY: EvalDivergence.HALF_UP_ROUNDING, Variant.UNROUNDED: EvalDivergence.NO_FINAL_ROUNDING,
+    Variant.REPR_HALF_EVEN: EvalDivergence.NAIVE_ROUNDING, Variant.REPR_HALF_UP: EvalDivergence.HALF_UP_ROUNDING,
     Variant.PER_STEP: EvalDivergence.PER_STEP_ROUNDING,
+    Variant.NO_BARE_NUMBERS: EvalDivergence.REFUSES_WHERE_OFFICIAL_ANSWERS,
     Variant.NONFINITE_REFUSED: EvalDivergence.OVERFLOW_COMPLEX, Variant.COMPLEX_AS_NAN: EvalDivergence.OVERFLOW_COMPLEX,
     Variant.EXP_NEGATIVE_REFUSED: EvalDivergence.REFUSES_WHERE_OFFICIAL_ANSWERS,
     Variant.DIVIDE_BY_ZERO_IEEE: EvalDivergence.ANSWERS_WHERE_OFFICIAL_REFUSES,
@@ -35,10 +37,11 @@ CLASS_OF: dict[Variant, EvalDivergence] = {
     Variant.PARSE_FLOAT: EvalDivergence.LITERAL_READING, Variant.COMMA_KEPT: EvalDivergence.LITERAL_READING,
     Variant.PERCENT_IGNORED: EvalDivergence.LITERAL_READING, Variant.PERCENT_TIMES: EvalDivergence.LITERAL_READING,
     Variant.NO_CONST_M1: EvalDivergence.LITERAL_READING, Variant.JS_NUMBER: EvalDivergence.LITERAL_READING,
+    Variant.DOLLAR_IN_LITERALS: EvalDivergence.LITERAL_READING,
     Variant.FIRST_ROW_WINS: EvalDivergence.TABLE_LOOKUP, Variant.DOLLAR_KEPT: EvalDivergence.TABLE_LOOKUP,
     Variant.PAREN_NEGATIVE: EvalDivergence.TABLE_LOOKUP, Variant.NO_PAREN_CUT: EvalDivergence.TABLE_LOOKUP,
     Variant.NO_STALE_ROW: EvalDivergence.TABLE_LOOKUP, Variant.FSUM_ROWS: EvalDivergence.TABLE_LOOKUP,
-    Variant.EMPTY_ROW_IGNORED: EvalDivergence.TABLE_LOOKUP,
+    Variant.EMPTY_ROW_IGNORED: EvalDivergence.TABLE_LOOKUP, Variant.EXACT_MEAN: EvalDivergence.TABLE_LOOKUP,
     Variant.DECIMAL: EvalDivergence.DECIMAL_ARITHMETIC,
 }
 """Every variant but OFFICIAL, in the order they are tried."""

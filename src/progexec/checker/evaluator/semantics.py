@@ -17,6 +17,7 @@ from __future__ import annotations
 import decimal
 import math
 import re
+import statistics
 from collections.abc import Sequence
 from enum import Enum
 from typing import Any, Optional
@@ -39,6 +40,8 @@ class Variant(str, Enum):
     HALF_UP_ROUNDING = "half_up_rounding"        # floor(x * 1e5 + 0.5) / 1e5
     TIES_AWAY = "ties_away_rounding"             # exact value, ties away from zero (JS toFixed)
     UNROUNDED = "no_final_rounding"              # the final value is not rounded at all
+    REPR_HALF_EVEN = "repr_then_half_even"       # Decimal(str(x)).quantize(1e-5): the shortest repr rounded
+    REPR_HALF_UP = "repr_then_half_up"           # Decimal(str(x)).quantize(1e-5, ROUND_HALF_UP)
     PER_STEP = "per_step_rounding"               # every intermediate rounded to 5 places
     DECIMAL = "decimal_arithmetic"               # Python Decimal, 28 digits, quantized at the end
     LENIENT_TOKENIZER = "lenient_tokenizer"      # any spaces around ',', '(' and ')' accepted
@@ -48,12 +51,14 @@ class Variant(str, Enum):
     PERCENT_TIMES = "percent_times_0.01"         # '5%' -> 5 * 0.01 (not 5 / 100.0)
     NO_CONST_M1 = "const_m1_unread"              # const_m1 is not -1
     JS_NUMBER = "js_number"                      # JS Number(): '' -> 0, no inf/nan/underscores
+    DOLLAR_IN_LITERALS = "dollar_stripped_from_literals"  # '$5' as an argument read as 5
     FIRST_ROW_WINS = "first_duplicate_row_wins"
     DOLLAR_KEPT = "dollar_kept"                  # '$' not removed from cells
     PAREN_NEGATIVE = "parentheses_negative"      # '( 5 )' and '(5)' read as -5
     NO_PAREN_CUT = "text_after_paren_kept"       # '5 (a)' is not cut at '('
     NO_STALE_ROW = "no_stale_row_quirk"          # a table op on '#n' is refused
     FSUM_ROWS = "compensated_row_sum"            # math.fsum for table_sum / table_average
+    EXACT_MEAN = "statistics_mean"               # statistics.mean (exact) for table_average
     EMPTY_ROW_IGNORED = "empty_row_ignored"      # an empty row elsewhere does not break table ops
     GREATER_NUMBER = "greater_as_number"         # greater gives 1.0 / 0.0
     GREATER_OR_EQUAL = "greater_or_equal"        # greater is a >= b
@@ -61,6 +66,7 @@ class Variant(str, Enum):
     COMPLEX_AS_NAN = "complex_as_nan"            # a negative base to a fractional power gives nan
     NONFINITE_REFUSED = "nonfinite_refused"      # an inf or nan literal or result is refused
     DIVIDE_BY_ZERO_IEEE = "divide_by_zero_ieee"  # x / 0 gives ±inf or nan
+    NO_BARE_NUMBERS = "no_bare_numbers"          # ConvFinQA's one-token programs not supported (FinQA's loop)
 
 
 class _Invalid(Exception):
@@ -82,6 +88,8 @@ def _float_step(text: str, variant: Variant) -> Any:
         return float(match.group(1).replace("Infinity", "inf"))
     if variant is Variant.COMMA_KEPT:
         return float(text)
+    if variant is Variant.DOLLAR_IN_LITERALS:
+        return float(text.replace(",", "").replace("$", ""))
     if variant is Variant.JS_NUMBER:
         stripped = text.replace(",", "").strip()
         if not stripped:
@@ -149,6 +157,11 @@ def _rounded(value: Any, variant: Variant) -> Any:
         return round_half_up(float(value), 5)
     if variant is Variant.TIES_AWAY:
         return round_ties_away(float(value))
+    if variant in (Variant.REPR_HALF_EVEN, Variant.REPR_HALF_UP) and math.isfinite(value):
+        mode = decimal.ROUND_HALF_UP if variant is Variant.REPR_HALF_UP else decimal.ROUND_HALF_EVEN
+        with decimal.localcontext() as context:
+            context.prec = 400
+            return float(decimal.Decimal(repr(float(value))).quantize(decimal.Decimal("0.00001"), rounding=mode))
     return round(value, 5)
 
 
@@ -220,6 +233,8 @@ def _table(op: str, row: list[Any], variant: Variant) -> Any:
         return min(row)
     if op == "table_sum":
         return _row_sum(row, variant)
+    if variant is Variant.EXACT_MEAN:
+        return statistics.mean(row)
     return _row_sum(row, variant) / len(row)
 
 
@@ -248,7 +263,7 @@ def evaluate(tokens: Sequence[str], table: Optional[Sequence[Sequence[str]]], di
 def _evaluate(tokens: list[str], table: Optional[Sequence[Sequence[str]]], dialect: str, variant: Variant) -> OfficialVerdict:
     marker = "const_" if dialect == "convfinqa" else "const"
     body = tokens[:-1]
-    if dialect == "convfinqa" and len(body) == 1:
+    if dialect == "convfinqa" and len(body) == 1 and variant is not Variant.NO_BARE_NUMBERS:
         number = str_to_num(body[0], marker, variant)
         if number is None:
             return INVALID
