@@ -80,8 +80,19 @@ def rounder(func: Callable[..., Any]) -> Callable[[bytes], bytes]:
     return answer
 
 
+def _plain(value: Any) -> Any:
+    """A numpy scalar (``numpy.float64``, ``numpy.bool_``, ``numpy.int64``) as the Python value it holds."""
+    if type(value).__module__ == "numpy" and callable(getattr(value, "item", None)):
+        try:
+            return value.item()
+        except BaseException:
+            return value
+    return value
+
+
 def _value(value: Any) -> tuple[Any, str | None]:
     """An evaluator's value as JSON (number, inf/nan string, yes/no, null), or an error detail."""
+    value = _plain(value)
     if value is None or (isinstance(value, str) and value == "n/a"):
         return None, None
     if isinstance(value, bool):  # sent as JSON true/false: the checker names it a yes/no divergence
@@ -102,9 +113,10 @@ def evaluator(func: Callable[..., Any]) -> Callable[[bytes], bytes]:
             return _dump({"id": ident, "error": "exception", "detail": _error(exc)})
         try:
             if isinstance(result, dict):
-                valid, value = result["valid"], result.get("value")
+                valid, value = _plain(result["valid"]), result.get("value")
             else:
                 first, value = result
+                first = _plain(first)
                 # a bool is "valid"; an int 0/1 is the official eval_program's invalid_flag
                 valid = first if type(first) is bool else (first == 0 if type(first) is int else first)
             if type(valid) is not bool:
