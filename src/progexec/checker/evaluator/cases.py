@@ -265,7 +265,8 @@ def _row_aggregates(rng: random.Random) -> tuple[str, TableRows, str]:
            for _ in range(cells)]
     table = [["", *map(str, range(cells))], ["row", *row]]
     op = rng.choice(("sum", "max", "min", "average"))
-    return f"table_{op}(row, none)", table, "finqa"
+    dummy = rng.choice(("none", "none", "none", "5", "#0", "row", "const_100"))  # the official ignores it
+    return f"table_{op}(row, {dummy})", table, "finqa"
 
 
 def _round_once(rng: random.Random) -> tuple[str, TableRows, str]:

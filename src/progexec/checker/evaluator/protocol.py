@@ -160,6 +160,8 @@ def _value(raw: Any) -> tuple[Optional[Union[float, str]], Optional[Failure]]:
             return raw, None
         if raw in _NONFINITE:
             return _NONFINITE[raw], None
+        if raw.strip().lower() in ("yes", "no", "true", "false"):
+            return None, _fail(EvalDivergence.YES_NO, f"value {json.dumps(raw)}: a yes/no answer is 'yes' or 'no'")
     return None, _fail(EvalDivergence.NOT_FLOAT, f"value {json.dumps(raw)[:80]} is not a number, yes/no or null")
 
 
