@@ -215,3 +215,29 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(") ")[-1][:1] != "Z"
     except OSError:
         return False
+
+
+FLAT_PORTS = {
+    "always_ok": "return {'status': 1400, 'present': True, 'value': 1.0, 'is_bool': False, 'bool_value': False}",
+    "raises": "raise SystemExit(3)",
+    "wrong_type": "return {'status': '1400', 'present': True, 'value': 1.0, 'is_bool': False, 'bool_value': False}",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLAT_PORTS))
+def test_python_flat_port_through_the_child(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    (tmp_path / f"flat_{name}.py").write_text(f"def port(*args):\n    {FLAT_PORTS[name]}\n")
+    monkeypatch.chdir(tmp_path)
+    code, report = run_json(capsys, "--python", f"flat_{name}:port", "--protocol", "flat", "--cases", "400")
+    assert code == 1
+    expected = {"always_ok": "answers_where_official_refuses", "raises": "exception", "wrong_type": "not_float"}
+    assert expected[name] in failing(report)
+
+
+def test_python_tokens_protocol_gets_the_token_list(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "tok_port.py").write_text(textwrap.dedent(PY_PORT.format(tests=str(PORTS.parent))))
+    monkeypatch.chdir(tmp_path)
+    code, report = run_json(capsys, "--python", "tok_port:port", "--protocol", "tokens", "--cases", "1500")
+    assert code == 0 and report["divergent"] == 0, report["counterexamples"]
