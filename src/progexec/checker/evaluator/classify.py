@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Optional
 
+from ...grammar.tokens import official_tokenize
 from ...interp.arithmetic import Float64, Refusal
 from ...interp.flat import ArgKind, FlatProgram, Op
 from ...interp.official import OfficialVerdict
@@ -19,8 +20,7 @@ from ...interp.status import Status
 from ...oracle.rounding import round_half_up, round_naive
 from .classes import EvalDivergence, Failure
 from .protocol import Answer, FlatVerdict, Prepared, Protocol, Verdict, matches
-from .semantics import Variant, round_ties_away, evaluate, evaluate_text
-from ...grammar.tokens import official_tokenize
+from .semantics import Variant, evaluate, evaluate_text, round_ties_away
 
 CLASS_OF: dict[Variant, EvalDivergence] = {
     Variant.POW_ULP_UP: EvalDivergence.LIBM_POW, Variant.POW_ULP_DOWN: EvalDivergence.LIBM_POW,

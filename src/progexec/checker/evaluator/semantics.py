@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import Any, Optional
 
+from ...errors import ProgexecError
 from ...grammar.tokens import ALL_OPS, official_tokenize
 from ...interp.official import INVALID, OfficialVerdict
 from ...oracle.rounding import round_half_up, round_naive
@@ -69,7 +70,7 @@ class Variant(str, Enum):
     NO_BARE_NUMBERS = "no_bare_numbers"          # ConvFinQA's one-token programs not supported (FinQA's loop)
 
 
-class _Invalid(Exception):
+class _Invalid(ProgexecError):
     """The model's own refusal (the official bare ``except`` catches everything else too)."""
 
 
