@@ -1,8 +1,10 @@
-"""``progexec check-rounder``: prove a rounder bit for bit against CPython ``round`` before it ships.
+"""``progexec check-rounder`` and ``check-evaluator``: prove a port bit for bit before it ships.
 
-The suite (:mod:`.cases`) is deterministic for a seed; answers from a Python callable or an
-external program are compared with the oracle and classified (:mod:`.classify`) into one
-:class:`.check.CheckReport`, which :mod:`.output` renders as text, JSON or JUnit XML.
+check-rounder: the suite (:mod:`.cases`) is deterministic for a seed; answers from a Python
+callable or a child process are compared with the oracle and classified (:mod:`.classify`) into
+one :class:`.check.CheckReport`, which :mod:`.output` renders as text, JSON or JUnit XML.
+check-evaluator lives in :mod:`.evaluator`. Both talk to untrusted children through the one
+leashed engine, :mod:`.engine` (``--python`` functions through :mod:`.pychild`).
 """
 
 from .cases import DEFAULT_CASES, DigitsPlan, Family

@@ -9,8 +9,6 @@ comparison, the classification and the report are the same for both.
 from __future__ import annotations
 
 import math
-import signal
-import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -74,6 +72,12 @@ class CheckReport:
     counterexamples: list[Counterexample] = field(default_factory=list)
     protocol: list[str] = field(default_factory=list)
     search: Counterexample | None = None
+    faults: list[tuple[Divergence, str]] = field(default_factory=list)  # the child's protocol failures
+
+    @property
+    def failing_faults(self) -> list[tuple[Divergence, str]]:
+        """Protocol failures that fail the run (all but ``unflushed``, which batch mode copes with)."""
+        return [(kind, detail) for kind, detail in self.faults if kind is not Divergence.UNFLUSHED]
 
     @property
     def divergent_major(self) -> int:
@@ -81,7 +85,8 @@ class CheckReport:
         return self.divergent - self.by_class.get(Divergence.SIGN_OF_ZERO.value, 0)
 
     def passed(self, allow_sign_of_zero: bool = False) -> bool:
-        return (self.divergent_major if allow_sign_of_zero else self.divergent) == 0 and self.search is None
+        return ((self.divergent_major if allow_sign_of_zero else self.divergent) == 0 and self.search is None
+                and not self.failing_faults)
 
 
 def _keep(report: CheckReport, example: Counterexample, limit: int) -> None:
@@ -141,22 +146,15 @@ def run_check(answer: Answerer, name: str, cases: int = DEFAULT_CASES, seed: int
     return report
 
 
-class _Hung(BaseException):
-    """Raised by the alarm inside a rounder that has not returned in time (not an Exception on purpose)."""
+def python_answerer(func: Callable[[float, int], object]) -> Answerer:
+    """An in-process answerer calling ``func(x, ndigits)``; an ``Exception`` becomes a Failure.
 
-
-def python_answerer(func: Callable[[float, int], object], timeout: float | None = None,
-                    max_hangs: int = 3) -> Answerer:
-    """An answerer calling ``func(x, ndigits)``; an exception becomes a Failure, never escapes.
-
-    With ``timeout``, a rounder that makes no progress (no case returns) for ``timeout`` seconds
-    is interrupted by a periodic ``SIGALRM`` and that case becomes a ``no_answer`` Failure; after
-    ``max_hangs`` such cases the rest are not run (``no_answer`` too), as ``--cmd`` gives up on a
-    program. A slow rounder that keeps returning is never interrupted. The timer only works in the
-    main thread of a POSIX interpreter and is skipped elsewhere.
+    For trusted callables (``progexec.testing``). The CLI's ``--python`` runs the function in a
+    child process instead (:mod:`.pychild`), where a hang, ``SystemExit`` or ``os._exit`` is a
+    failing verdict too.
     """
 
-    def answer_plain(xs: Sequence[float], ns: Sequence[int]) -> list[object]:
+    def answer(xs: Sequence[float], ns: Sequence[int]) -> list[object]:
         out: list[object] = []
         append = out.append
         for x, n in zip(xs, ns):
@@ -166,49 +164,4 @@ def python_answerer(func: Callable[[float, int], object], timeout: float | None 
                 append(Failure(Divergence.EXCEPTION, f"{type(error).__name__}: {error}"[:200]))
         return out
 
-    if not timeout or not _alarm_available():
-        return answer_plain
-    interval = timeout
-    # [cases returned, cases returned at the last tick, inside func?]
-    state: list[int] = [0, -1, 0]
-    hangs = [0]
-
-    def on_alarm(signum: int, frame: object) -> None:
-        if state[2] and state[0] == state[1]:
-            state[1] = -1
-            raise _Hung()
-        state[1] = state[0]
-
-    def answer_timed(xs: Sequence[float], ns: Sequence[int]) -> list[object]:
-        out: list[object] = []
-        previous = signal.signal(signal.SIGALRM, on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, interval, interval)
-        try:
-            for x, n in zip(xs, ns):
-                if hangs[0] >= max_hangs:
-                    break
-                value: object
-                try:
-                    state[2] = 1
-                    value = func(x, n)
-                    state[2] = 0
-                except _Hung:
-                    state[2] = 0
-                    hangs[0] += 1
-                    value = Failure(Divergence.NO_ANSWER, f"no case returned for {interval:g}s")
-                except Exception as error:
-                    state[2] = 0
-                    value = Failure(Divergence.EXCEPTION, f"{type(error).__name__}: {error}"[:200])
-                state[0] += 1
-                out.append(value)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-        out += [Failure(Divergence.NO_ANSWER, "not run: the rounder hung too often")] * (len(xs) - len(out))
-        return out
-
-    return answer_timed
-
-
-def _alarm_available() -> bool:
-    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    return answer

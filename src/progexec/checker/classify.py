@@ -33,6 +33,10 @@ class Divergence(str, Enum):
     EXCEPTION = "exception"
     UNPARSEABLE = "unparseable"
     NO_ANSWER = "no_answer"
+    OUTPUT_FLOOD = "output_flood"
+    NO_EXIT = "no_exit"
+    BAD_EXIT = "bad_exit"
+    UNFLUSHED = "unflushed"
 
     @property
     def explain(self) -> str:
@@ -40,8 +44,8 @@ class Divergence(str, Enum):
 
     @property
     def minor(self) -> bool:
-        """A lesser class: the value is right, only the sign of a zero differs."""
-        return self is Divergence.SIGN_OF_ZERO
+        """A lesser class: the value is right, only the sign of a zero differs (or the answers came late)."""
+        return self in (Divergence.SIGN_OF_ZERO, Divergence.UNFLUSHED)
 
 
 _EXPLAIN = {
@@ -61,6 +65,13 @@ _EXPLAIN = {
     Divergence.EXCEPTION: "the rounder raised an exception",
     Divergence.UNPARSEABLE: "the external program answered a line that is not a float",
     Divergence.NO_ANSWER: "the rounder or external program died or hung, or was given up on after that",
+    Divergence.OUTPUT_FLOOD: ("the program wrote more than it was asked for: an over-long line, more answers "
+                              "than cases, or output after the last case (it was killed)"),
+    Divergence.NO_EXIT: ("the program did not exit at end of input, or exited leaving a process that held its "
+                         "output open (killed)"),
+    Divergence.BAD_EXIT: "the program exited with a non-zero code at end of input",
+    Divergence.UNFLUSHED: ("lesser: the program held its answers until end of input (it does not flush); "
+                           "it was run in batch mode"),
 }
 
 

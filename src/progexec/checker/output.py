@@ -34,6 +34,7 @@ def as_json(report: CheckReport, allow_sign_of_zero: bool = False) -> dict[str, 
         "counterexamples": [example.as_dict() for example in report.counterexamples],
         "search": report.search.as_dict() if report.search is not None else None,
         "protocol": list(report.protocol),
+        "faults": [{"class": kind.value, "detail": detail, "lesser": kind.minor} for kind, detail in report.faults],
     }
 
 
@@ -76,6 +77,9 @@ def as_text(report: CheckReport, allow_sign_of_zero: bool = False, examples: int
     if report.search is not None:
         lines.append("simplest counterexample found by the search:")
         lines.append(_example_line(report.search))
+    if report.faults:
+        lines.append("protocol failures of the program:")
+        lines += [f"  [{kind.value}]{' (lesser)' if kind.minor else ''} {detail}" for kind, detail in report.faults]
     if report.protocol:
         lines.append("external program:")
         lines += [f"  {note}" for note in report.protocol]
@@ -104,6 +108,12 @@ def as_junit(report: CheckReport, allow_sign_of_zero: bool = False) -> str:
         case = ElementTree.SubElement(suite, "testcase", classname="progexec.check_rounder", name="search")
         ElementTree.SubElement(case, "failure", type="divergence",
                                message="hypothesis found a counterexample").text = _example_line(report.search)
+    if report.failing_faults:
+        tests += 1
+        failures += 1
+        case = ElementTree.SubElement(suite, "testcase", classname="progexec.check_rounder", name="protocol")
+        ElementTree.SubElement(case, "failure", type="protocol", message="the program broke the protocol").text = \
+            "\n".join(f"[{kind.value}] {detail}" for kind, detail in report.failing_faults)
     if report.protocol:
         ElementTree.SubElement(suite, "system-err").text = "\n".join(report.protocol)
     suite.set("tests", str(tests))

@@ -7,16 +7,14 @@ function that cannot be imported, a command that cannot be started).
 from __future__ import annotations
 
 import argparse
-import importlib
-import os
 import shlex
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..checker.cases import DEFAULT_CASES, DigitsPlan
-from ..checker.check import Answerer, CheckReport, python_answerer, run_check
+from ..checker.check import Answerer, CheckReport, run_check
+from ..checker.classify import Divergence
+from ..checker.engine import StartError
 from ..checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
 from ..checker.output import as_junit, as_text, dumps_json
 from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError
@@ -28,7 +26,7 @@ HELP = "check a rounder (a Python function or an external program) against CPyth
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--python", metavar="MODULE:FUNC",
-                        help="FUNC(x: float, ndigits: int) -> float, imported from MODULE "
+                        help="FUNC(x: float, ndigits: int) -> float, imported from MODULE in a child process "
                              "(the current directory and PYTHONPATH are searched)")
     source.add_argument("--cmd", metavar="COMMAND",
                         help="an external program: reads '<x as float.hex()> <ndigits>' lines on stdin, "
@@ -51,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="counterexamples to keep (default 20, plus the first of every class and family)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"seconds without progress before the rounder counts as hung (default {DEFAULT_TIMEOUT:g}); "
-                             "a hung --python rounder is interrupted (main thread, POSIX), a --cmd program killed")
+                             "the rounder's process group is then killed")
     parser.add_argument("--chunk", type=int, default=DEFAULT_CHUNK, metavar="N",
                         help=f"cases per chunk (default {DEFAULT_CHUNK})")
     progress = parser.add_mutually_exclusive_group()
@@ -60,43 +58,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     progress.add_argument("--no-progress", dest="progress", action="store_false")
 
 
-def load_function(spec: str) -> Callable[[float, int], Any]:
-    """``MODULE:FUNC`` (FUNC may be dotted) imported with the current directory on the path."""
-    module_name, sep, attribute = spec.partition(":")
-    if not sep or not module_name or not attribute:
-        raise UsageError(f"--python wants MODULE:FUNC, not {spec!r}")
-    cwd = os.getcwd()
-    if cwd not in sys.path and "" not in sys.path:
-        sys.path.insert(0, cwd)
-    try:
-        target: Any = importlib.import_module(module_name)
-    except Exception as error:
-        raise UsageError(f"cannot import {module_name}: {type(error).__name__}: {error}") from None
-    for part in attribute.split("."):
-        try:
-            target = getattr(target, part)
-        except AttributeError:
-            raise UsageError(f"{module_name} has no {attribute}") from None
-    if not callable(target):
-        raise UsageError(f"{spec} is not callable")
-    return target  # type: ignore[no-any-return]
-
-
-def _answerer(args: argparse.Namespace) -> tuple[Answerer, str, ExternalRounder | None]:
+def _answerer(args: argparse.Namespace) -> tuple[Answerer, str, ExternalRounder]:
+    """The rounder as a child process: the external program, or ``--python`` run in a child."""
     if args.python:
-        return python_answerer(load_function(args.python), args.timeout), args.python, None
-    try:
-        argv = shlex.split(args.cmd)
-    except ValueError as error:
-        raise UsageError(f"bad --cmd: {error}") from None
-    if not argv:
-        raise UsageError("--cmd is empty")
-    external = ExternalRounder(argv, timeout=args.timeout, chunk=args.chunk)
+        module, sep, func = args.python.partition(":")
+        if not sep or not module or not func:
+            raise UsageError(f"--python wants MODULE:FUNC, not {args.python!r}")
+        external = ExternalRounder.python(args.python, timeout=args.timeout, chunk=args.chunk)
+        name = args.python
+    else:
+        try:
+            argv = shlex.split(args.cmd)
+        except ValueError as error:
+            raise UsageError(f"bad --cmd: {error}") from None
+        if not argv:
+            raise UsageError("--cmd is empty")
+        external = ExternalRounder(argv, timeout=args.timeout, chunk=args.chunk)
+        name = args.cmd
     try:
         external.start()
-    except OSError as error:
-        raise UsageError(f"cannot start {argv[0]}: {error}") from None
-    return external, args.cmd, external
+    except StartError as error:
+        raise UsageError(f"cannot start {name}: {error}") from None
+    return external, name, external
 
 
 def run(args: argparse.Namespace) -> int:
@@ -113,15 +96,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = run_check(answer, name, args.cases, args.seed, plan, limit=args.examples,
                            progress=lambda done, total: progress.update(done), nonfinite=args.nonfinite,
-                           step=50_000 if external is None else 10_000)
+                           step=10_000)
         progress.close()
         if args.search:
             report.search = _search(answer, plan, args)
     finally:
-        if external is not None:
-            external.close()
-    if external is not None:
-        report.protocol = list(external.notes)
+        external.close()
+    report.protocol = list(external.notes)
+    report.faults = [(Divergence(fault.kind.value), fault.detail) for fault in external.faults]
     return _emit(report, args)
 
 
@@ -140,5 +122,6 @@ def _emit(report: CheckReport, args: argparse.Namespace) -> int:
             Path(args.junit).write_text(as_junit(report, args.allow_sign_of_zero), encoding="utf-8")
         except OSError as error:
             raise UsageError(f"cannot write {args.junit}: {error}") from None
-    print(dumps_json(report, args.allow_sign_of_zero) if args.json else as_text(report, args.allow_sign_of_zero))
-    return EXIT_OK if report.passed(args.allow_sign_of_zero) else EXIT_DIVERGENCE
+    code = EXIT_OK if report.passed(args.allow_sign_of_zero) else EXIT_DIVERGENCE
+    print(dumps_json(report, args.allow_sign_of_zero) if args.json else as_text(report, args.allow_sign_of_zero))  # main() guards stdout: a closed pipe keeps this exit code
+    return code

@@ -1,0 +1,180 @@
+"""Run the suite through an evaluator port, chunk by chunk, into one :class:`EvalReport`.
+
+An *answerer* maps a chunk of prepared cases to one answer each (a verdict or a Failure):
+``answer(chunk) -> list``, a pure function of the chunk, so chunks could be shared among
+several ports later (``--jobs``). External programs and ``--python`` functions both answer
+through :class:`ChildEvaluator` (the leashed :mod:`..engine`); trusted in-process callables
+through :func:`callable_answerer`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .. import pychild
+from ..engine import DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, python_child_argv
+from .cases import EvalCase, chunks, default_size, families_of, suite
+from .classes import EvalDivergence, Failure
+from .classify import classify
+from .protocol import Answer, Prepared, Protocol, Verdict, matches, parse_answer, prepare_all, reference
+from .semantics import Variant
+
+Answerer = Callable[[Sequence[Prepared]], list[Answer]]
+ProgressHook = Callable[[int, int], None]
+DEFAULT_CHUNK = 2000
+ANSWER_LINE_MAX = 4096
+"""An answer line longer than this is a flood (an answer is well under 200 bytes)."""
+EXAMPLES_PER_CLASS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class EvalCounterexample:
+    """One divergent case with what was expected, what came back, and what explains it."""
+
+    case: EvalCase
+    expected: Verdict
+    got: Answer
+    divergence: EvalDivergence
+    variant: Optional[Variant]
+
+    @property
+    def size(self) -> tuple[int, int, str]:
+        """Simplest first: shortest program, smallest table, then id."""
+        cells = sum(len(row) for row in self.case.table) if self.case.table else 0
+        return len(self.case.program), cells, self.case.id
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.case.id, "family": self.case.family.value, "dialect": self.case.dialect,
+                "program": self.case.program, "table": self.case.table, "expected": describe(self.expected),
+                "got": describe(self.got), "class": self.divergence.value,
+                "variant": self.variant.value if self.variant else None}
+
+
+def describe(answer: Answer) -> str:
+    """An answer in one short line (``valid 3.26849``, ``invalid``, ``status 1407 absent``)."""
+    if isinstance(answer, Failure):
+        return answer.detail
+    if hasattr(answer, "valid"):
+        if not answer.valid:
+            return "invalid"
+        return "valid n/a" if answer.value is None else f"valid {answer.value!r}"
+    if not answer.present:
+        return f"status {answer.status} absent"
+    shown = ("yes" if answer.bool_value else "no") if answer.is_bool else repr(answer.value)
+    return f"status {answer.status} {'bool ' if answer.is_bool else ''}{shown}"
+
+
+@dataclass
+class EvalReport:
+    """Counts by family and by class, the simplest counterexamples, and the port's protocol failures."""
+
+    evaluator: str
+    protocol: Protocol
+    suite: str
+    seed: int
+    cases: int = 0
+    skipped: int = 0
+    divergent: int = 0
+    by_family: dict[str, list[int]] = field(default_factory=dict)
+    by_class: Counter[str] = field(default_factory=Counter)
+    family_classes: dict[str, Counter[str]] = field(default_factory=dict)
+    examples: dict[str, list[EvalCounterexample]] = field(default_factory=dict)
+    faults: list[tuple[EvalDivergence, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def failing_classes(self, strict: bool = False) -> list[str]:
+        kinds = set(self.by_class) | {kind.value for kind, _ in self.faults}
+        return sorted(kind for kind in kinds if strict or not EvalDivergence(kind).minor)
+
+    def passed(self, strict: bool = False) -> bool:
+        return not self.failing_classes(strict)
+
+
+def _keep(report: EvalReport, example: EvalCounterexample) -> None:
+    kept = report.examples.setdefault(example.divergence.value, [])
+    kept.append(example)
+    kept.sort(key=lambda item: item.size)
+    del kept[EXAMPLES_PER_CLASS:]
+
+
+def check_chunk(prepared: Sequence[Prepared], answers: Sequence[Answer], protocol: Protocol,
+                report: EvalReport) -> None:
+    """Compare one chunk's answers with the reference; classify and count every divergence."""
+    if len(answers) != len(prepared):
+        raise ValueError(f"{len(answers)} answers for {len(prepared)} cases")
+    for item, got in zip(prepared, answers):
+        family = report.by_family.setdefault(item.case.family.value, [0, 0])
+        family[0] += 1
+        expected = reference(item, protocol)
+        if matches(expected, got):
+            continue
+        kind, variant = classify(item, protocol, expected, got)
+        family[1] += 1
+        report.divergent += 1
+        report.by_class[kind.value] += 1
+        report.family_classes.setdefault(item.case.family.value, Counter())[kind.value] += 1
+        _keep(report, EvalCounterexample(item.case, expected, got, kind, variant))
+    report.cases += len(prepared)
+
+
+def run_evaluator_check(answer: Answerer, name: str, protocol: Protocol = Protocol.JSONL, suite_name: str = "all",
+                        cases: Optional[int] = None, seed: int = 0, chunk: int = DEFAULT_CHUNK,
+                        progress: Optional[ProgressHook] = None) -> EvalReport:
+    """Run the suite through ``answer`` (``chunk`` cases at a time)."""
+    report = EvalReport(name, protocol, suite_name, seed)
+    flat = protocol is Protocol.FLAT
+    total = cases if cases is not None else sum(default_size(family) for family in families_of(suite_name, flat))
+    for part in chunks(suite(suite_name, cases, seed, flat), chunk):
+        prepared = prepare_all(part, protocol)
+        report.skipped += len(part) - len(prepared)
+        if prepared:
+            check_chunk(prepared, answer(prepared), protocol, report)
+        if progress is not None:
+            progress(report.cases + report.skipped, total)
+    if report.skipped:
+        report.notes.append(f"{report.skipped} case(s) have no {protocol.value} form (they do not parse or compile) "
+                            "and were not sent")
+    return report
+
+
+class ChildEvaluator:
+    """An evaluator port in a child process on the leash: ``--cmd`` or ``--python`` (see :mod:`..pychild`)."""
+
+    def __init__(self, argv: Sequence[str], protocol: Protocol, timeout: float = DEFAULT_TIMEOUT,
+                 chunk: int = DEFAULT_CHUNK, python: bool = False) -> None:
+        self.protocol = protocol
+        self.engine = ChildExchange(argv, timeout=timeout, chunk=chunk, max_line=ANSWER_LINE_MAX,
+                                    ready=READY_LINE if python else None)
+
+    @classmethod
+    def python(cls, spec: str, protocol: Protocol, timeout: float = DEFAULT_TIMEOUT,
+               chunk: int = DEFAULT_CHUNK) -> ChildEvaluator:
+        child = "flat" if protocol is Protocol.FLAT else "evaluator"
+        return cls(python_child_argv(child, spec), protocol, timeout, chunk, python=True)
+
+    def start(self) -> None:
+        self.engine.start()
+
+    def close(self) -> None:
+        self.engine.close()
+
+    def faults(self) -> list[tuple[EvalDivergence, str]]:
+        return [(EvalDivergence(fault.kind.value), fault.detail) for fault in self.engine.faults]
+
+    def __call__(self, prepared: Sequence[Prepared]) -> list[Answer]:
+        answers = self.engine.exchange([item.line for item in prepared])
+        return [Failure(EvalDivergence(answer.kind.value), answer.detail) if isinstance(answer, Fault)
+                else parse_answer(answer, item, self.protocol) for answer, item in zip(answers, prepared)]
+
+
+def callable_answerer(func: Callable[..., Any], protocol: Protocol) -> Answerer:
+    """A trusted in-process function, called exactly as ``--python`` calls it (same encoding)."""
+    encode = pychild.flat(func) if protocol is Protocol.FLAT else pychild.evaluator(func)
+
+    def answer(prepared: Sequence[Prepared]) -> list[Answer]:
+        return [parse_answer(encode(item.line.rstrip(b"\n")), item, protocol) for item in prepared]
+
+    return answer

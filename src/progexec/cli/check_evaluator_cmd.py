@@ -1,0 +1,112 @@
+"""``progexec check-evaluator``: prove a whole FinQA evaluator port, in any language, against the official answers.
+
+Exit 0 when no case diverges (lesser classes aside, unless ``--strict``), 1 when any does or
+the port broke the protocol, 2 for a usage error (bad arguments, a command that cannot start,
+a ``--python`` function that cannot be imported).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+from ..checker.engine import DEFAULT_TIMEOUT, StartError
+from ..checker.evaluator.cases import SUITES
+from ..checker.evaluator.check import DEFAULT_CHUNK, ChildEvaluator, EvalReport, run_evaluator_check
+from ..checker.evaluator.output import as_junit, as_text, dumps_json
+from ..checker.evaluator.protocol import Protocol
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError
+
+NAME = "check-evaluator"
+HELP = "check a FinQA evaluator port (an external program or a Python function) against the official answers"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--cmd", metavar="COMMAND",
+                        help="an external program: one JSON case per line on stdin, one JSON answer per line "
+                             "on stdout, in order, flushed (see docs/check-evaluator.md)")
+    source.add_argument("--python", metavar="MODULE:FUNC",
+                        help="FUNC(program, table, dialect) -> (valid, value) or {'valid', 'value'}, run in a "
+                             "child process (flat: FUNC(ops, ..., n_steps) -> the contract's result)")
+    parser.add_argument("--protocol", choices=[p.value for p in Protocol], default=Protocol.JSONL.value,
+                        help="jsonl: program text (default); tokens: the official token list; flat: the "
+                             "contract's parallel lists, checked on status codes too")
+    parser.add_argument("--suite", choices=sorted(SUITES), default="all",
+                        help="gold: every embedded FinQA and ConvFinQA program; rules: one family per rule and "
+                             "quirk, refusals, long chains, hostile tables; boundaries: 5-place rounding "
+                             "boundaries; all (default)")
+    parser.add_argument("--cases", type=int, metavar="N",
+                        help="number of cases (default: the whole suite; fewer: a share of every family)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="suite seed (default 0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML file")
+    parser.add_argument("--strict", action="store_true",
+                        help="also fail on the lesser classes (libm_pow, sign_of_zero, unflushed)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"seconds without progress before the port counts as hung and is killed "
+                             f"(default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--chunk", type=int, default=DEFAULT_CHUNK, metavar="N",
+                        help=f"cases per chunk (default {DEFAULT_CHUNK})")
+    progress = parser.add_mutually_exclusive_group()
+    progress.add_argument("--progress", dest="progress", action="store_true", default=None,
+                          help="show progress on stderr (default: when stderr is a terminal)")
+    progress.add_argument("--no-progress", dest="progress", action="store_false")
+
+
+def _port(args: argparse.Namespace, protocol: Protocol) -> tuple[ChildEvaluator, str]:
+    if args.python:
+        module, sep, func = args.python.partition(":")
+        if not sep or not module or not func:
+            raise UsageError(f"--python wants MODULE:FUNC, not {args.python!r}")
+        port, name = ChildEvaluator.python(args.python, protocol, args.timeout, args.chunk), args.python
+    else:
+        try:
+            argv = shlex.split(args.cmd)
+        except ValueError as error:
+            raise UsageError(f"bad --cmd: {error}") from None
+        if not argv:
+            raise UsageError("--cmd is empty")
+        port, name = ChildEvaluator(argv, protocol, args.timeout, args.chunk), args.cmd
+    try:
+        port.start()
+    except StartError as error:
+        raise UsageError(f"cannot start {name}: {error}") from None
+    return port, name
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.cases is not None and args.cases < 1:
+        raise UsageError("--cases must be at least 1")
+    if args.timeout <= 0 or args.chunk < 1:
+        raise UsageError("--timeout must be positive and --chunk at least 1")
+    protocol = Protocol(args.protocol)
+    port, name = _port(args, protocol)
+    progress = Progress(args.cases or 0, NAME, args.progress)
+    try:
+        report = run_evaluator_check(port, name, protocol, args.suite, args.cases, args.seed, args.chunk,
+                                     progress=lambda done, total: _update(progress, done, total))
+        progress.close()
+    finally:
+        port.close()
+    report.faults = port.faults()
+    report.notes = port.engine.notes + report.notes
+    return _emit(report, args)
+
+
+def _update(progress: Progress, done: int, total: int) -> None:
+    progress.total = total
+    progress.update(done)
+
+
+def _emit(report: EvalReport, args: argparse.Namespace) -> int:
+    if args.junit:
+        try:
+            Path(args.junit).parent.mkdir(parents=True, exist_ok=True)
+            Path(args.junit).write_text(as_junit(report, args.strict), encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write {args.junit}: {error}") from None
+    code = EXIT_OK if report.passed(args.strict) else EXIT_DIVERGENCE
+    print(dumps_json(report, args.strict) if args.json else as_text(report, args.strict))  # main() guards stdout: a closed pipe keeps this exit code
+    return code
