@@ -108,5 +108,5 @@ def _emit(report: EvalReport, args: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"cannot write {args.junit}: {error}") from None
     code = EXIT_OK if report.passed(args.strict) else EXIT_DIVERGENCE
-    print(dumps_json(report, args.strict) if args.json else as_text(report, args.strict))  # main() guards stdout: a closed pipe keeps this exit code
+    print(dumps_json(report, args.strict) if args.json else as_text(report, args.strict))  # main() guards stdout
     return code

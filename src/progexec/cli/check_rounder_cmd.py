@@ -123,5 +123,5 @@ def _emit(report: CheckReport, args: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"cannot write {args.junit}: {error}") from None
     code = EXIT_OK if report.passed(args.allow_sign_of_zero) else EXIT_DIVERGENCE
-    print(dumps_json(report, args.allow_sign_of_zero) if args.json else as_text(report, args.allow_sign_of_zero))  # main() guards stdout: a closed pipe keeps this exit code
+    print(dumps_json(report, args.allow_sign_of_zero) if args.json else as_text(report, args.allow_sign_of_zero))  # main() guards stdout
     return code
