@@ -30,10 +30,6 @@ SCALE = 100000  # 10**5 as an exact integer
 SCALE_ARTEFACT_THRESHOLD = Fraction(2**53, SCALE)
 """At and above this magnitude (exactly 2**53 / 10**5) the float64 grid is coarser than 10**-5."""
 
-FINAL_VALUE_ROUNDERS = tuple(name for name in ("exact", "naive", "half_up", "numpy") if name in ROUNDERS)
-"""Rounders applied to the final raw value (``spec`` is the official answer itself)."""
-
-ALL_VARIANTS = (*FINAL_VALUE_ROUNDERS, "per_step")
 
 
 class FindingKind(Enum):
@@ -61,13 +57,34 @@ class FindingKind(Enum):
         return self.template.format(**details)
 
 
-ROUNDER_FINDING = {
-    "naive": FindingKind.NAIVE_DIFFERS,
-    "half_up": FindingKind.HALF_UP_DIFFERS,
-    "numpy": FindingKind.NUMPY_DIFFERS,
-    "per_step": FindingKind.PER_STEP_DIFFERS,
-    "exact": FindingKind.EXACT_PORT_DIFFERS,
-}
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One way a port can compute the answer: its name, its title in reports, the finding it raises when
+    it differs from the official answer, and whether it rounds the final value only (``per_step`` rounds
+    every intermediate; its function is the interpreter run under ``PerStepFloat64``)."""
+
+    name: str
+    title: str
+    finding: FindingKind
+    final_value: bool = True
+
+
+VARIANTS: tuple[Variant, ...] = tuple(variant for variant in (
+    Variant("exact", "`exact` — the single-rounding port of `round(x, 5)`", FindingKind.EXACT_PORT_DIFFERS),
+    Variant("naive", "`naive` — `round(x * 1e5) / 1e5`", FindingKind.NAIVE_DIFFERS),
+    Variant("half_up", "`half_up` — `floor(x * 1e5 + 0.5) / 1e5`", FindingKind.HALF_UP_DIFFERS),
+    Variant("numpy", "`numpy` — `numpy.round(x, 5)`", FindingKind.NUMPY_DIFFERS),
+    Variant("per_step", "`per_step` — every intermediate rounded to 5 places", FindingKind.PER_STEP_DIFFERS,
+            final_value=False),
+) if not variant.final_value or variant.name in ROUNDERS)
+"""The one table of rounders and variants: the classification, the report model, the plot and every
+reporter read it (``numpy`` only when numpy is importable)."""
+
+FINAL_VALUE_ROUNDERS = tuple(variant.name for variant in VARIANTS if variant.final_value)
+"""Rounders applied to the final raw value (``spec`` is the official answer itself)."""
+ALL_VARIANTS = tuple(variant.name for variant in VARIANTS)
+ROUNDER_FINDING = {variant.name: variant.finding for variant in VARIANTS}
+VARIANT_TITLES = {variant.name: variant.title for variant in VARIANTS}
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,12 +12,11 @@ from fractions import Fraction
 from html import escape
 
 from ..interp.status import STATUS_DESCRIPTIONS, Status
-from ..oracle.classify import ALL_VARIANTS, ROUNDER_FINDING, Analysis, FindingKind
+from ..oracle.classify import ALL_VARIANTS, ROUNDER_FINDING, VARIANT_TITLES, Analysis, FindingKind
 from ..oracle.reference import ExactAnswer
 from . import interactive as ui
 from .interactive import Cell, Column, Filter, Row
 from .legend import MEANINGS, SEVERITIES
-from .markdown import VARIANT_TITLES
 from .model import Report
 from .plot import FINAL_KINDS, lane_of, legend, render_svg
 

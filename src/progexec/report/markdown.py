@@ -5,19 +5,12 @@ from __future__ import annotations
 from collections import Counter
 
 from ..interp.status import STATUS_DESCRIPTIONS, Status
-from ..oracle.classify import ALL_VARIANTS, FINAL_VALUE_ROUNDERS, ROUNDER_FINDING, Analysis, FindingKind
+from ..oracle.classify import ALL_VARIANTS, FINAL_VALUE_ROUNDERS, ROUNDER_FINDING, VARIANT_TITLES, Analysis, FindingKind
 from .json_report import _answer
 from .legend import MEANINGS, SEVERITIES
 from .model import Report
 from .plot import FINAL_KINDS, LANES, lane_of
 
-VARIANT_TITLES = {
-    "exact": "`exact` — the single-rounding port of `round(x, 5)`",
-    "naive": "`naive` — `round(x * 1e5) / 1e5`",
-    "half_up": "`half_up` — `floor(x * 1e5 + 0.5) / 1e5`",
-    "numpy": "`numpy` — `numpy.round(x, 5)`",
-    "per_step": "`per_step` — every intermediate rounded to 5 places",
-}
 
 
 def _cell(text: object) -> str:
