@@ -173,8 +173,8 @@ def from_assignments(assignments: list[str] | None, base: Limits | None = None) 
 def _lookup(name: str) -> str:
     if name not in LIMIT_DOCS:
         close = [known for known in LIMIT_DOCS if name and (name in known or known in name)]
-        hint = f"; did you mean {close[0]}?" if close else ""
-        raise LimitError(f"unknown limit {name!r}{hint} known limits: {', '.join(LIMIT_DOCS)}")
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise LimitError(f"unknown limit {name!r}{hint}; known limits: {', '.join(LIMIT_DOCS)}")
     return name
 
 

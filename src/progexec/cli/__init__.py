@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TextIO
 
-from .common import EXIT_USAGE, UsageError, internal_error
+from ..limits import limit_help, using
+from .common import EXIT_USAGE, UsageError, internal_error, limits_from
 
 COMMAND_MODULES = (
     "run_cmd", "exec_cmd", "report_cmd", "score_cmd", "check_rounder_cmd", "mathqa_cmd", "score_python_cmd",
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                                  help="show a full traceback on an internal error")
             module.add_arguments(command)
+            command.add_argument("--limit", action="append", metavar="NAME=VALUE", help=limit_help())
             command.set_defaults(handler=module.run, command_name=name)
     return parser
 
@@ -73,7 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     guard = PipeGuard.install()
     try:
-        return int(args.handler(args))
+        with using(limits_from(args)):  # every command runs under its --limit bounds
+            return int(args.handler(args))
     except UsageError as error:
         print(f"progexec {args.command_name}: error: {error}", file=sys.stderr)
         return EXIT_USAGE

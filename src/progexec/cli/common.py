@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import ProgexecError
-from ..limits import LimitError, Limits, from_assignments, limit_help
+from ..limits import LimitError, Limits, from_assignments
 
 EXIT_OK = 0
 EXIT_DIVERGENCE = 1
@@ -90,8 +90,7 @@ def verdict(text: str, ok: bool) -> None:
 
 
 def add_batch_options(parser: argparse.ArgumentParser) -> None:
-    """The options every batch command shares: ``--limit`` and ``--no-progress``."""
-    parser.add_argument("--limit", action="append", metavar="NAME=VALUE", help=limit_help())
+    """The option every batch command adds: ``--no-progress`` (``--limit`` is on every command, from main)."""
     parser.add_argument("--no-progress", action="store_true", help="no progress line on stderr (it shows only "
                         "on a terminal anyway)")
 

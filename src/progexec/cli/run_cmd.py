@@ -16,7 +16,6 @@ from ..interp.status import Status
 from ..interp.table import TableError, validate_table
 from ..records import dumps, json_value, outcome_fields
 from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, limits_from
-from ..limits import limit_help
 
 NAME = "run"
 HELP = "execute one program (text, or a JSON token list) and print its answer"
@@ -31,7 +30,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dialect", choices=DIALECTS, default="finqa",
                         help="official evaluator to follow (convfinqa accepts bare-number programs)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--limit", action="append", metavar="NAME=VALUE", help=limit_help())
 
 
 def load_table(path: str | None) -> list[list[str]] | None:

@@ -7,7 +7,7 @@ import sys
 
 from ..reward.gold import parse_policy
 from ..reward.model import Policy
-from ..limits import limit_help, set_limit
+from ..limits import set_limit
 from ..reward.server import make_server
 from .common import EXIT_OK, UsageError, limits_from
 
@@ -21,7 +21,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
     parser.add_argument("--policy", choices=[policy.value for policy in Policy],
                         help="the policy for requests and golds that name none (default numeric)")
-    parser.add_argument("--limit", action="append", metavar="NAME=VALUE", help=limit_help())
 
 
 def run(args: argparse.Namespace) -> int:
