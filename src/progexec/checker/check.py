@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from .cases import DEFAULT_CASES, CaseBlock, DigitsPlan, Family, iter_blocks
 from .classify import Divergence, Failure, classify, mismatches, reference_round, same_float
+from ..errors import ProgexecError
 
 Answerer = Callable[[Sequence[float], Sequence[int]], list[object]]
 """One answer per case: the rounder's value, or a Failure."""
@@ -26,7 +27,7 @@ ORACLE_SAMPLE = 97
 """Every 97th case (and every fixed case) is also checked against the Fraction oracle."""
 
 
-class OracleError(AssertionError):
+class OracleError(ProgexecError, AssertionError):
     """CPython ``round`` disagreed with the exact Fraction oracle: the checker cannot be trusted."""
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from .status import Status
+from ..errors import ProgexecError
 
 V = TypeVar("V")
 
@@ -37,7 +38,7 @@ class RefusalCause(enum.Enum):
     UNDECIDED = "undecided"        # an enclosure is too wide to decide: try a higher precision
 
 
-class Refusal(Exception):
+class Refusal(ProgexecError):
     """Raised inside an arithmetic when a value cannot be produced; carries the contract status and,
     for the oracle's arithmetics, the cause."""
 

@@ -7,10 +7,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import ProgexecError
+
 Table = Sequence[Sequence[str]]
 
 
-class TableError(ValueError):
+_STR_ONLY = frozenset({str})
+
+
+class TableError(ProgexecError, ValueError):
     """The table is not a list of lists of strings."""
 
 
@@ -18,6 +23,8 @@ def validate_table(table: Any) -> list[list[str]]:
     """Check the shape of a table from JSON; raise TableError naming the bad row or cell."""
     if not isinstance(table, list):
         raise TableError(f"table must be a list of rows, got {type(table).__name__}")
+    if all(type(row) is list and set(map(type, row)) <= _STR_ONLY for row in table):  # the common case, at C speed
+        return table
     rows: list[list[str]] = []
     for row_index, row in enumerate(table):
         if not isinstance(row, list):

@@ -8,10 +8,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from ..errors import ProgexecError
+
 MATHQA_SPLITS = ("test", "dev", "challenge_test")
 
 
-class MathQACorpusMissingError(RuntimeError):
+class MathQACorpusMissingError(ProgexecError, RuntimeError):
     """The package data is missing: the corpus was not built or not installed."""
 
 

@@ -25,9 +25,10 @@ from .arithmetic import MATHQA_FLOAT
 from .binding import number_texts
 from .options import Option, kept_by_filter, parse_options, select_option
 from .ops import MATHQA_OPS
+from ..errors import ProgexecError
 
 
-class MathQAInputError(ValueError):
+class MathQAInputError(ProgexecError, ValueError):
     """A MathQA file that cannot be read as a whole (missing, not JSON, not a list)."""
 
 
