@@ -1,0 +1,113 @@
+"""Cross-check progexec's ``unitxt`` / ``unitxt-2024`` scorers against unitxt's real ``FinQAEval``.
+
+Run with an interpreter that has ``unitxt`` installed and progexec on the path::
+
+    PYTHONPATH=src /work/venvs/peers/bin/python scripts/crosscheck_unitxt.py \\
+        --finqa-evaluate /path/to/czyssrs-FinQA/code/evaluate/evaluate.py
+
+``FinQAEval.prepare`` downloads czyssrs/FinQA@dfc5b72 ``evaluate.py`` into
+``/tmp/finqa_eval_script.py`` unless the file is already there (it checks the MD5 only when it
+downloads); ``--finqa-evaluate`` places a local copy there so the run is offline.
+
+Inputs: every prediction set in ``tests/data/predictions`` (FinQA test/dev), each scored with
+``answer`` = ``str(exe_ans)`` and with ``answer`` = the same number followed by ``%`` (a
+``qa.answer`` that ``float()`` cannot read, so unitxt takes its fallback); and the gold programs
+themselves as predictions (correct multi-step programs, table ops included). The ``task_data``
+is built the card's way from the raw gold record: ``program_re`` = ``str(qa.program)`` (current)
+or the nested form (2024), ``table`` = ``{"header": table[0], "rows": table[1:]}``, and
+``references`` = ``[program_re]``. Prints agreement counts per set and card; exit 1 on any
+disagreement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import gzip
+import json
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from progexec.score.loading import load_gold
+from progexec.score.model import GoldItem, Prediction
+from progexec.score.official import ItemContext
+from progexec.score.unitxt import Card, nested_program, score_card, tokens_to_text
+
+PREDICTIONS = Path(__file__).resolve().parent.parent / "tests" / "data" / "predictions"
+UNITXT_SCRIPT_PATH = Path("/tmp/finqa_eval_script.py")
+
+
+def _sets() -> Iterator[tuple[str, str, list[dict[str, Any]]]]:
+    for path in sorted(PREDICTIONS.glob("*_predictions.json.gz")):
+        split = "dev" if "_dev_" in path.name else "test"
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            yield path.name, split, json.load(handle)
+
+
+def _card_fields(gold: GoldItem, card: Card, answer: str) -> dict[str, Any]:
+    assert gold.tokens is not None and gold.table is not None
+    program = gold.program_text if card is Card.CURRENT else nested_program(gold.tokens)
+    table = {"header": gold.table[0], "rows": gold.table[1:]} if gold.table else {"header": [], "rows": []}
+    return {"program_re": program, "answer": answer, "table": table}
+
+
+def _compare(metric: Any, gold: GoldItem, text: str, card: Card, answer: str) -> tuple[bool, float, float]:
+    task_data = _card_fields(gold, card, answer)
+    references = [str(task_data["program_re"]).strip().split("\n")[0].strip()]
+    prediction = text.strip().split("\n")[0].strip()
+    with contextlib.redirect_stdout(io.StringIO()):  # evaluate.py prints 'structure error'
+        theirs = metric.compute(references, prediction, task_data)
+    variant = GoldItem(gold.id, gold.tokens, gold.table, gold.exe_ans, answer, "finqa", gold.program_text)
+    ours = score_card(ItemContext(variant, Prediction(gold.id, None, None, program_text=text)), card)
+    same = (float(ours.execution), float(bool(ours.program))) == (
+        theirs["execution_accuracy"], theirs["program_accuracy"])
+    return same, theirs["execution_accuracy"], theirs["program_accuracy"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--finqa-evaluate", type=Path, help="a local copy of czyssrs/FinQA code/evaluate/evaluate.py")
+    parser.add_argument("--limit", type=int, default=0, help="items per set (0: all)")
+    args = parser.parse_args()
+    if args.finqa_evaluate is not None:
+        shutil.copyfile(args.finqa_evaluate, UNITXT_SCRIPT_PATH)
+    from unitxt.metrics import FinQAEval  # imported here: unitxt is optional and slow to import
+
+    metric = FinQAEval()
+    golds = {split: {item.id: item for item in load_gold(f"finqa:{split}")} for split in ("test", "dev")}
+    runs: list[tuple[str, str, list[tuple[GoldItem, str]]]] = []
+    for name, split, records in _sets():
+        pairs = [(golds[split][r["id"]], tokens_to_text(r["predicted"])) for r in records if r["id"] in golds[split]]
+        runs.append((name, split, pairs))
+    runs.append(("gold programs as predictions", "test",
+                 [(g, g.program_text or "") for g in golds["test"].values() if g.program_text]))
+    failures = 0
+    print(f"{'set':66} {'card':12} {'answer':8} {'agree':>6} {'of':>6} {'unitxt exe':>10} {'prog':>6}")
+    for name, _split, pairs in runs:
+        pairs = [(g, t) for g, t in pairs if g.tokens is not None and g.table is not None and len(g.table) > 1]
+        if args.limit:
+            pairs = pairs[: args.limit]
+        for card in Card:
+            for answer_kind in ("exe_ans", "percent"):
+                agree = 0
+                exe = prog = 0.0
+                for gold, text in pairs:
+                    answer = str(gold.exe_ans) + ("%" if answer_kind == "percent" else "")
+                    same, their_exe, their_prog = _compare(metric, gold, text, card, answer)
+                    exe, prog = exe + their_exe, prog + their_prog
+                    if same:
+                        agree += 1
+                    elif failures < 10:
+                        print(f"  disagree: {gold.id} {card.value} {answer!r} {text!r}", file=sys.stderr)
+                failures += len(pairs) - agree
+                print(f"{name:66} {card.value:12} {answer_kind:8} {agree:6} {len(pairs):6} "
+                      f"{exe / max(1, len(pairs)):10.4f} {prog / max(1, len(pairs)):6.4f}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
