@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from .execute import execute_all, is_mathqa
+from .execute import Semantics, execute_all, is_mathqa
 from ..inputs import InputError, read_text
 
 
@@ -33,17 +33,18 @@ def sniff_mathqa(path: Path) -> list[Any] | None:
     return data if is_mathqa(data) else None
 
 
-def exec_mathqa(records: Sequence[Any], out: TextIO, quiet: bool = False) -> int:
-    """Write one JSON line per problem to ``out``; return the number written."""
+def exec_mathqa(records: Sequence[Any], out: TextIO, quiet: bool = False,
+                semantics: Semantics = Semantics.PROGEXEC) -> int:
+    """Write one JSON line per problem to ``out`` under ``semantics``; return the number written."""
     statuses: Counter[str] = Counter()
     matched = selected = 0
-    for result in execute_all(records):
+    for result in execute_all(records, semantics=semantics):
         out.write(json.dumps(result.record(), ensure_ascii=False, allow_nan=False) + "\n")
         statuses[result.outcome.status.label] += 1
         matched += bool(result.match)
         selected += result.option is not None and result.option == result.correct
     if not quiet:
         by_status = ", ".join(f"{name} {count}" for name, count in sorted(statuses.items()))
-        print(f"exec: {len(records)} MathQA problems ({by_status}); {matched} within 1% of the correct option; "
+        print(f"exec: {len(records)} MathQA problems, {semantics.value} semantics ({by_status}); {matched} within 1% of the correct option; "
               f"{selected} select the correct option", file=sys.stderr)
     return len(records)

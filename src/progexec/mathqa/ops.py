@@ -120,28 +120,41 @@ def permutation(a: float, b: float) -> float:
     return math.factorial(int(m)) / math.factorial(int(m - n))
 
 
-def choose(n: float, k: float) -> float:
-    """Binomial coefficient as ``scipy.special.comb(n, k)`` (not exact): 0 outside ``0 <= k <= n``.
+MAX_CHOOSE_LOG2 = 1030.0
+"""``choose`` of whole arguments is refused as OVERFLOW, before ``math.comb`` builds the integer, when
+the lower bound ``(n - k + 1) ** k / k!`` of the result (``k`` the smaller side) exceeds
+``2 ** MAX_CHOOSE_LOG2``; under it, the result has at most about 1,800 bits and is cheap to build."""
+# bound: MAX_CHOOSE_LOG2 = 1030.0 — choose(1e308, 10000) is refused at once instead of after seconds
 
-    Whole arguments use the exact ``math.comb`` rounded once to float; others the
-    gamma function. scipy's own float product can differ from these in the last bits.
+
+def choose(n: float, k: float) -> float:
+    """The binomial coefficient, progexec's reading (0 outside ``0 <= k <= n``): whole arguments use the
+    exact ``math.comb`` rounded once to float, others the log-gamma function.
+
+    trax calls ``scipy.special.comb(n, k)``, a float product or beta function that can differ in the
+    last bits (``choose(40, 19)``: 131282408400.0 here, 131282408399.99997 in trax); ``--semantics
+    trax`` calls scipy itself.
     """
     if not (0 <= k <= n):
         return 0.0
     if n == int(n) and k == int(k):
         if min(k, n - k) > MAX_FACTORIAL_ARG:
             raise Refusal(Status.LIMIT_EXCEEDED, f"choose: {n!r} is over the limit")
+        low = min(k, n - k)
+        log2 = low * math.log2(n - low + 1) - math.lgamma(low + 1) / math.log(2) if low > 0 else 0.0
+        if log2 > MAX_CHOOSE_LOG2:  # a lower bound: (n - k + 1)**k / k! <= C(n, k)
+            raise Refusal(Status.OVERFLOW, f"choose: the result (over 2**{log2:.0f}) is too large for float64")
         return float(math.comb(int(n), int(k)))
     return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1))
 
 
 def gcd(a: float, b: float) -> float:
-    """Greatest common divisor of ``int(a)`` and ``int(b)``."""
+    """Greatest common divisor of ``int(a)`` and ``int(b)``, exact (trax: numpy int64, which raises past 2**63)."""
     return float(math.gcd(int(a), int(b)))
 
 
 def lcm(a: float, b: float) -> float:
-    """Least common multiple of ``int(a)`` and ``int(b)``."""
+    """Least common multiple of ``int(a)`` and ``int(b)``, exact (trax: numpy int64, which wraps)."""
     return float(math.lcm(int(a), int(b)))
 
 
@@ -268,5 +281,10 @@ is ``2·pi·r·(r + h)``; ``sum_consecutive_number(a, b)`` is the sum of the int
 
 
 def definition(name: str) -> FloatOp:
-    """The plain float function of a supported op (for tests and the docs)."""
+    """The plain float function of a supported op (for tests, the docs and the trax semantics)."""
     return _DEFINITIONS[name][1]
+
+
+def arity(name: str) -> int:
+    """How many arguments a supported op's formula reads."""
+    return _DEFINITIONS[name][0]
