@@ -245,3 +245,22 @@ def test_trax_semantics_equals_trax_on_the_corpus(split: str) -> None:
             if not _agrees(formula, numbers):
                 disagree.append(formula)
     assert count >= 5 * 600 and disagree == []
+
+
+def test_mathqa_python_command_takes_the_semantics(tmp_path: Any) -> None:
+    from progexec.cli import main
+
+    # choose(40, 19) is within 1 % of option e in both semantics; 'add(n0, n1)' executes only in progexec's
+    records = [{"Problem": "choose 19 of 40", "options": "a ) 1 , b ) 2 , c ) 3 , d ) 4 , e ) 131282408400",
+                "correct": "e", "linear_formula": "choose(n1,n0)|"},
+               {"Problem": "1 and 2", "options": "a ) 3 , b ) 4", "correct": "a",
+                "linear_formula": "add(n0, n1)|"}]
+    source = tmp_path / "mathqa.json"
+    source.write_text(__import__("json").dumps(records), encoding="utf-8")
+    kept = {}
+    for semantics in ("progexec", "trax"):
+        out = tmp_path / f"{semantics}.jsonl"
+        assert main(["mathqa-python", str(source), "--semantics", semantics, "--out", str(out), "--quiet"]) == 0
+        kept[semantics] = [line for line in out.read_text(encoding="utf-8").splitlines() if line]
+    assert len(kept["progexec"]) == 2  # progexec reads 'add(n0, n1)'
+    assert len(kept["trax"]) == 1      # trax drops ' n1' and fails
