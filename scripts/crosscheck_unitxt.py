@@ -41,10 +41,11 @@ PREDICTIONS = Path(__file__).resolve().parent.parent / "tests" / "data" / "predi
 UNITXT_SCRIPT_PATH = Path("/tmp/finqa_eval_script.py")
 
 
-def _sets() -> Iterator[tuple[str, str, list[dict[str, Any]]]]:
-    for path in sorted(PREDICTIONS.glob("*_predictions.json.gz")):
+def _sets(folder: Path) -> Iterator[tuple[str, str, list[dict[str, Any]]]]:
+    for path in sorted(folder.glob("*_predictions.json*")):
         split = "dev" if "_dev_" in path.name else "test"
-        with gzip.open(path, "rt", encoding="utf-8") as handle:
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as handle:
             yield path.name, split, json.load(handle)
 
 
@@ -72,6 +73,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--finqa-evaluate", type=Path, help="a local copy of czyssrs/FinQA code/evaluate/evaluate.py")
     parser.add_argument("--limit", type=int, default=0, help="items per set (0: all)")
+    parser.add_argument("--predictions", type=Path, default=PREDICTIONS,
+                        help="a folder of official-format FinQA prediction sets (default tests/data/predictions)")
+    parser.add_argument("--no-gold-programs", action="store_true", help="skip the gold programs as predictions")
     args = parser.parse_args()
     if args.finqa_evaluate is not None:
         shutil.copyfile(args.finqa_evaluate, UNITXT_SCRIPT_PATH)
@@ -80,11 +84,12 @@ def main() -> int:
     metric = FinQAEval()
     golds = {split: {item.id: item for item in load_gold(f"finqa:{split}")} for split in ("test", "dev")}
     runs: list[tuple[str, str, list[tuple[GoldItem, str]]]] = []
-    for name, split, records in _sets():
+    for name, split, records in _sets(args.predictions):
         pairs = [(golds[split][r["id"]], tokens_to_text(r["predicted"])) for r in records if r["id"] in golds[split]]
         runs.append((name, split, pairs))
-    runs.append(("gold programs as predictions", "test",
-                 [(g, g.program_text or "") for g in golds["test"].values() if g.program_text]))
+    if not args.no_gold_programs:
+        runs.append(("gold programs as predictions", "test",
+                     [(g, g.program_text or "") for g in golds["test"].values() if g.program_text]))
     failures = 0
     print(f"{'set':66} {'card':12} {'answer':8} {'agree':>6} {'of':>6} {'unitxt exe':>10} {'prog':>6}")
     for name, _split, pairs in runs:

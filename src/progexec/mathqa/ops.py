@@ -28,7 +28,9 @@ from ..interp.status import Status
 FloatOp = Callable[..., Any]
 
 MAX_FACTORIAL_ARG = 10_000
-"""``permutation`` has no cap in the generator; above this argument it is refused (LIMIT_EXCEEDED)."""
+"""``permutation`` has no cap in the generator; above this argument it is refused (LIMIT_EXCEEDED), checked
+before any factorial is built (both semantics)."""
+# bound: MAX_FACTORIAL_ARG = 10_000 — permutation (and whole-argument choose) beyond it is refused at once
 
 UNSUPPORTED_MESSAGE = "unsupported by MathQA-Python (google/trax defines no semantics for {op!r})"
 
