@@ -1,4 +1,4 @@
-"""The MathQA op table with the semantics of google/trax's MathQA executor (MathQA-Python's generator).
+"""The MathQA op table of progexec's semantics: google/trax's MathQA executor's formulas over floats.
 
 Each op is written here as its own small function over Python floats, with the
 operations in the order the generator evaluates them (float results depend on the
@@ -12,7 +12,9 @@ at 15 (after truncating it to an int); ``log`` is ``math.log(max(1e-5, a), 2)``;
 denominator. Where the generator would raise or produce a non-number (a zero
 divisor in ``reminder``, a negative base to a fractional power, an infinite value),
 the op refuses with a typed status instead. The 12 ops of the MathQA vocabulary the
-generator does not define are in the table as UNSUPPORTED_OP entries.
+generator does not define are in the table as UNSUPPORTED_OP entries. ``choose``, ``gcd``,
+``lcm`` and the int-valued ops compute differently from trax (exactly, in float64);
+:mod:`progexec.mathqa.trax` reproduces trax's own values (``--semantics trax``).
 """
 
 from __future__ import annotations
