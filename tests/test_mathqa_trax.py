@@ -264,3 +264,19 @@ def test_mathqa_python_command_takes_the_semantics(tmp_path: Any) -> None:
         kept[semantics] = [line for line in out.read_text(encoding="utf-8").splitlines() if line]
     assert len(kept["progexec"]) == 2  # progexec reads 'add(n0, n1)'
     assert len(kept["trax"]) == 1      # trax drops ' n1' and fails
+
+
+def test_exec_mathqa_writes_trax_values() -> None:
+    import io
+    import json
+
+    from progexec.mathqa.batch import exec_mathqa
+
+    records = [{"Problem": "10.5 and 3", "options": "a ) 141.3125 , b ) 2", "correct": "a",
+                "linear_formula": "choose(n0,n1)|"},
+               {"Problem": "1e20 and 6", "options": "a ) 2 , b ) 3", "correct": "a", "linear_formula": "gcd(n0,n1)|"}]
+    out = io.StringIO()
+    assert exec_mathqa(records, out, quiet=True, semantics=TRAX) == 2
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(line["status"], line["value"], line["option"]) for line in lines] == [
+        ("ok", 141.3125, "a"), ("overflow", None, None)]
