@@ -97,6 +97,8 @@ def test_work_bounds_refuse_before_computing() -> None:
     outcome = run_formula("choose(n0,n1)|", "1e308 and 10000")
     assert "over 2**" in outcome.message  # the size estimate, not math.comb, refused it
     assert _run("permutation(n0,n1)|", "1e308 and 2", TRAX)[0] is Status.LIMIT_EXCEEDED
+    for semantics in Semantics:  # a negative argument makes m - n the large factorial
+        assert _run("permutation(n0,n1)|", "-1e6 and 5", semantics)[0] is Status.LIMIT_EXCEEDED
     # floor(1e300) is a 997-bit int; power with an int exponent (min(120, 5)) multiplies its size by 5
     formula = "factorial(const_5)|floor(n0)|power(#1,#0)|power(#2,#0)|power(#3,#0)|"
     outcome = run_formula(formula, "1e300", semantics=TRAX)
@@ -123,11 +125,16 @@ def _work(a: Any) -> Any:
     return min(a, 1 / a)
 
 
+def _factorial(value: Any) -> int:
+    if int(value) > 10_000:
+        raise _Bounded
+    return math.factorial(int(value))
+
+
 def _permutation(n: Any, m: Any) -> Any:
     n, m = min(n, m), max(n, m)
-    if int(m) > 10_000:
-        raise _Bounded
-    return math.factorial(int(m)) / math.factorial(int(m - n))
+    top = _factorial(m)
+    return top / _factorial(m - n)
 
 
 class _Bounded(Exception):

@@ -119,8 +119,9 @@ def find_work(a: float, b: float) -> float:
 def permutation(a: float, b: float) -> float:
     """``m! / (m - n)!`` with ``n, m = min, max`` of the two, each truncated to an int."""
     n, m = min(a, b), max(a, b)
-    if m > MAX_FACTORIAL_ARG:
-        raise Refusal(Status.LIMIT_EXCEEDED, f"permutation: {m!r} is over the limit of {MAX_FACTORIAL_ARG}")
+    for value in (m, m - n):  # m - n exceeds m when n is negative
+        if value > MAX_FACTORIAL_ARG:
+            raise Refusal(Status.LIMIT_EXCEEDED, f"permutation: {value!r} is over the limit of {MAX_FACTORIAL_ARG}")
     return math.factorial(int(m)) / math.factorial(int(m - n))
 
 

@@ -72,12 +72,18 @@ def _inverse(a: list[Any]) -> Any:
     return 1 / a[0] if a[0] != 0 else 0
 
 
+def _bounded_factorial(value: Any) -> int:
+    """``math.factorial(int(value))``, refused before it is built when over the work bound."""
+    whole = int(value)
+    if whole > MAX_FACTORIAL_ARG:
+        raise Refusal(Status.LIMIT_EXCEEDED, f"permutation: factorial of {value!r} is over the limit of {MAX_FACTORIAL_ARG}")
+    return math.factorial(whole)
+
+
 def _permutation(a: list[Any]) -> Any:
     n, m = min(a[0], a[1]), max(a[0], a[1])
-    top = int(m)
-    if top > MAX_FACTORIAL_ARG:
-        raise Refusal(Status.LIMIT_EXCEEDED, f"permutation: factorial of {m!r} is over the limit of {MAX_FACTORIAL_ARG}")
-    return math.factorial(top) / math.factorial(int(m - n))
+    top = _bounded_factorial(m)  # in trax's order: the numerator's factorial, then the denominator's
+    return top / _bounded_factorial(m - n)
 
 
 _OVERRIDES: dict[str, TraxOp] = {
