@@ -14,7 +14,9 @@ end, ``nnK``, ``n-K``, the binary ops renamed to ``gcd``/``lcm``/``choose``/``pe
 An item agrees when trax raises and progexec refuses, or trax's value and progexec's are the
 same float (``repr``-equal), or trax's value is one JSON cannot carry (None, complex, inf,
 NaN) and progexec names it. Items progexec refuses by a work bound are counted apart (trax is
-not run on them: it would compute for minutes). Exit 1 on any disagreement.
+not run on them: it would compute for minutes). ``--random N`` adds N random formulas (odd
+argument spellings and well-formed ones over every op, on extreme numbers). Exit 1 on any
+disagreement.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import ast
 import math
+import random
 import re
 import sys
 import types
@@ -36,7 +39,7 @@ import scipy.special
 from progexec.interp.status import Status
 from progexec.mathqa.binding import number_texts
 from progexec.mathqa.corpus import MATHQA_SPLITS, mathqa_records
-from progexec.mathqa.trax import run_trax
+from progexec.mathqa.trax import TRAX_OPS, run_trax
 
 TRAX_FUNCTIONS = ("compute_single_result", "compute_result", "compute_nums", "compute_ops")
 
@@ -64,6 +67,47 @@ def variants(formula: str) -> Iterator[tuple[str, str]]:
     for old, new in (("add(", "gcd("), ("multiply(", "lcm("), ("subtract(", "choose("), ("divide(", "permutation(")):
         renamed = renamed.replace(old, new)
     yield "typed ops", renamed
+
+
+ODD_ARGS = ("#0", "#1", "#-1", "n0", "n1", " n1", "5", "const_m1", "const_1_5", "c", "#", "", "#1.5", "n-1", "nn1",
+            "n1e1", "const_1-5", "const_", "const_pi", "n\u0661", "N1")
+PLAIN_ARGS = ("#0", "#1", "#2", "#-1", "n0", "n1", "n2", "const_100", "const_2", "const_0_5", "const_pi", "const_1")
+NUMBER_SETS = ([2.0, 3.0, 5.0], [0.0, -1.5, 1e20], [40.0, 19.0, 10.5], [3037000500.0, 3037000499.0, 7.0],
+               [1e308, 1e-300, -8.0], [7.0, 0.5, 1e10], [123456789.5, 15.0, 3.0], [])
+
+
+def random_formula(rng: random.Random, ops: list[str], pool: tuple[str, ...]) -> str:
+    """A random linear formula: 1-4 steps, 0-3 arguments, odd separators and brackets now and then."""
+    steps = []
+    for _ in range(rng.randint(1, 4)):
+        args = rng.choice([",", ",", ", "]).join(rng.choice(pool) for _ in range(rng.randint(0, 3)))
+        steps.append(f"{rng.choice(ops)}({args}{rng.choice([')', ')', ')', ''])}" if rng.random() > 0.05 else rng.choice(ops))
+    return rng.choice(["|", "|", "||"]).join(steps) + rng.choice(["|", "", "||"])
+
+
+def random_runs(functions: dict[str, Callable[..., Any]], count: int, seed: int) -> int:
+    """Differential runs on random formulas (half odd spellings, half well-formed); returns the disagreements."""
+    rng = random.Random(seed)
+    ops = sorted(TRAX_OPS) + ["min", "round", "foo", "", " add", "add "]
+    failures = bounded = 0
+    for index in range(count):
+        formula = random_formula(rng, ops, ODD_ARGS if index % 2 else PLAIN_ARGS)
+        numbers = rng.choice(NUMBER_SETS)
+        outcome = run_trax(formula, numbers)
+        if outcome.status is Status.LIMIT_EXCEEDED:
+            bounded += 1
+            continue
+        with np.errstate(all="ignore"):
+            try:
+                ok, value = True, functions["compute_result"](functions["compute_ops"](formula), numbers)[-1]
+            except Exception as error:  # trax's caller's bare except
+                ok, value = False, error
+        if not agrees(ok, value, outcome.status, outcome.value):
+            failures += 1
+            print(f"  disagree: {formula!r} {numbers}: trax {ok} {value!r}, progexec {outcome.status.label}",
+                  file=sys.stderr)
+    print(f"random formulas (seed {seed}): {count - bounded - failures} of {count - bounded} agree, {bounded} bounded")
+    return failures
 
 
 def trax_value(functions: dict[str, Callable[..., Any]], problem: str, formula: str) -> tuple[bool, Any]:
@@ -97,9 +141,14 @@ def agrees(ok: bool, value: Any, status: Status, ours: float | None) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trax-source", type=Path, required=True, help="trax/data/tf_inputs.py")
+    parser.add_argument("--random", type=int, default=0, metavar="N", help="also N random formulas")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-corpus", action="store_true", help="only the random formulas")
     args = parser.parse_args()
     functions = load_trax(args.trax_source)
-    failures = 0
+    failures = random_runs(functions, args.random, args.seed) if args.random else 0
+    if args.no_corpus:
+        return 1 if failures else 0
     print(f"{'split':16} {'variant':18} {'items':>6} {'agree':>6} {'values':>6} {'refused':>7} {'bounded':>7}")
     for split in MATHQA_SPLITS:
         records = [r for r in mathqa_records(split) if isinstance(r.get("linear_formula"), str)]
