@@ -15,17 +15,20 @@ Inputs: every prediction set in ``tests/data/predictions`` (FinQA test/dev), eac
 themselves as predictions (correct multi-step programs, table ops included). The ``task_data``
 is built the card's way from the raw gold record: ``program_re`` = ``str(qa.program)`` (current)
 or the nested form (2024), ``table`` = ``{"header": table[0], "rows": table[1:]}``, and
-``references`` = ``[program_re]``. Prints agreement counts per set and card; exit 1 on any
-disagreement.
+``references`` = ``[program_re]``. ``--mutations N`` adds N random variants of gold programs
+(whitespace, extra lines, upper case, ``greater``, trailing text, other items' programs) with
+awkward answers (``"yes"``, ``""``, ``"$ …"``, a ``%``). Prints agreement counts per set and card;
+exit 1 on any disagreement.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import gzip
+import io
 import json
+import random
 import shutil
 import sys
 from collections.abc import Iterator
@@ -69,6 +72,38 @@ def _compare(metric: Any, gold: GoldItem, text: str, card: Card, answer: str) ->
     return same, theirs["execution_accuracy"], theirs["program_accuracy"]
 
 
+def mutate(rng: random.Random, text: str, gold: GoldItem, others: list[GoldItem]) -> str:
+    """A variant of a gold program as a model might write it."""
+    choice = rng.randrange(10)
+    steps = text.split(", ")
+    variants = [
+        text, "  " + text + "\nexplanation", f"{text} = {gold.exe_ans}", text.replace(", ", ","),
+        "greater(" + text.split("(")[1].split(")")[0] + ")" if "(" in text else text, "The answer: " + text,
+        text.upper(), steps[0] + (")" if not steps[0].endswith(")") else ""),
+        rng.choice(others).program_text or "", text.replace("#0", "#1"),
+    ]
+    return variants[choice]
+
+
+def mutation_runs(metric: Any, golds: list[GoldItem], count: int, seed: int) -> int:
+    """Random variants of the gold programs with awkward answers, both cards; returns the disagreements."""
+    rng = random.Random(seed)
+    pool = [g for g in golds if g.program_text and g.tokens is not None and g.table is not None and len(g.table) > 1]
+    failures = 0
+    for _ in range(count):
+        gold = rng.choice(pool)
+        text = mutate(rng, gold.program_text or "", gold, pool)
+        value = str(gold.exe_ans)
+        answer = rng.choice([value, value + "%", "yes", "", "$ " + value, value.rstrip("0")])
+        card = rng.choice(list(Card))
+        same, _, _ = _compare(metric, gold, text, card, answer)
+        if not same:
+            failures += 1
+            print(f"  disagree: {gold.id} {card.value} {answer!r} {text!r}", file=sys.stderr)
+    print(f"mutated gold programs (seed {seed}): {count - failures} of {count} agree")
+    return failures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--finqa-evaluate", type=Path, help="a local copy of czyssrs/FinQA code/evaluate/evaluate.py")
@@ -76,6 +111,9 @@ def main() -> int:
     parser.add_argument("--predictions", type=Path, default=PREDICTIONS,
                         help="a folder of official-format FinQA prediction sets (default tests/data/predictions)")
     parser.add_argument("--no-gold-programs", action="store_true", help="skip the gold programs as predictions")
+    parser.add_argument("--mutations", type=int, default=0, metavar="N", help="also N mutated gold programs")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-sets", action="store_true", help="only the mutated gold programs")
     args = parser.parse_args()
     if args.finqa_evaluate is not None:
         shutil.copyfile(args.finqa_evaluate, UNITXT_SCRIPT_PATH)
@@ -83,6 +121,9 @@ def main() -> int:
 
     metric = FinQAEval()
     golds = {split: {item.id: item for item in load_gold(f"finqa:{split}")} for split in ("test", "dev")}
+    failures = mutation_runs(metric, list(golds["test"].values()), args.mutations, args.seed) if args.mutations else 0
+    if args.no_sets:
+        return 1 if failures else 0
     runs: list[tuple[str, str, list[tuple[GoldItem, str]]]] = []
     for name, split, records in _sets(args.predictions):
         pairs = [(golds[split][r["id"]], tokens_to_text(r["predicted"])) for r in records if r["id"] in golds[split]]
@@ -90,7 +131,6 @@ def main() -> int:
     if not args.no_gold_programs:
         runs.append(("gold programs as predictions", "test",
                      [(g, g.program_text or "") for g in golds["test"].values() if g.program_text]))
-    failures = 0
     print(f"{'set':66} {'card':12} {'answer':8} {'agree':>6} {'of':>6} {'unitxt exe':>10} {'prog':>6}")
     for name, _split, pairs in runs:
         pairs = [(g, t) for g, t in pairs if g.tokens is not None and g.table is not None and len(g.table) > 1]
