@@ -28,7 +28,7 @@ def test_all_scorers_compare_and_items(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["score", "--gold", "finqa:test", "--pred", EXAMPLE, "--scorer", "all", "--json",
                  "--compare", "--items", str(items)]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert set(record["scorers"]) == {"official", "helm-fin-qa", "helm-float-equiv", "pot", "unitxt"}
+    assert set(record["scorers"]) == {"official", "helm-fin-qa", "helm-float-equiv", "pot", "unitxt", "unitxt-2024"}
     assert record["scorers"]["helm-float-equiv"]["program_accuracy"] is None
     pairs = {(tuple(row["scorers"]), row["measure"]) for row in record["compare"]}
     assert (("official", "pot"), "execution") in pairs

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from progexec.grammar.tokens import official_tokenize
 from progexec.score import GoldItem, Prediction, score_predictions
-from progexec.score.peers import float_equiv, nested_program, pot_equal, safe_arithmetic, tokens_to_text
+from progexec.score.official import ItemContext
+from progexec.score.peers import float_equiv, nested_program, pot_equal, safe_arithmetic, tokens_to_text, unitxt_2024
 
 import pytest
 
@@ -64,7 +65,8 @@ def test_yes_no_golds() -> None:
     assert verdicts["helm-fin-qa"][0] is True
     assert verdicts["helm-float-equiv"][0] is False  # 'yes' has no number
     assert verdicts["pot"][0] is True
-    assert verdicts["unitxt"][0] is False            # float('yes') fails and the fallback finds no number
+    # float('yes') raises; unitxt's fallback then finds the prediction ends with references[0], the program
+    assert verdicts["unitxt"][0] is True
 
 
 def test_free_text_answers_feed_only_the_answer_scorers() -> None:
@@ -78,18 +80,58 @@ def test_free_text_answers_feed_only_the_answer_scorers() -> None:
 def test_unitxt_compares_against_the_human_answer() -> None:
     pred = Prediction("x", tuple(official_tokenize("subtract(5829, 5735)")))
     assert _one("subtract(5829, 5735)", 94.0, pred, answer="94")["unitxt"] == (True, True)
-    # a percentage answer cannot be float()ed; the expression fallback cannot evaluate a program
-    assert _one("subtract(5829, 5735)", 94.0, pred, answer="94%")["unitxt"][0] is False
+    assert _one("subtract(5829, 5735)", 94.0, pred, answer="94.1")["unitxt"][0] is False
     # without qa.answer the gold falls back to str(exe_ans)
     assert _one("subtract(5829, 5735)", 94.0, pred)["unitxt"][0] is True
 
 
-def test_unitxt_program_accuracy_uses_nested_program_re_with_swapped_arguments() -> None:
+def test_unitxt_fallback_compares_with_the_program_reference() -> None:
+    # float("94%") raises, so python_expression_eval runs against references[0] = program_re, not the answer
+    same = Prediction("x", tuple(official_tokenize("subtract(5829, 5735)")))
+    assert _one("subtract(5829, 5735)", 94.0, same, answer="94%")["unitxt"][0] is True
+    other = Prediction("x", tuple(official_tokenize("add(5735, 94), subtract(#0, 5735)")))
+    assert _one("subtract(5829, 5735)", 94.0, other, answer="94%")["unitxt"][0] is False
+    # the prediction is cut after its last ')' before executing and before the endswith test
+    wordy = Prediction("x", None, program_text="subtract(5829, 5735) = 94%")
+    assert _one("subtract(5829, 5735)", 94.0, wordy, answer="94%")["unitxt"][0] is True
+    # the fallback runs only when float() raises: an invalid execution is a plain 0
+    invalid = Prediction("x", None, program_text="The program: subtract(5829, 5735)")
+    assert _one("subtract(5829, 5735)", 94.0, invalid, answer="94%")["unitxt"][0] is False
+
+
+def test_unitxt_current_card_gives_a_correct_multi_step_program_accuracy_1() -> None:
     program = "subtract(5829, 5735), divide(#0, 5735)"
     pred = Prediction("x", tuple(official_tokenize(program)))
     verdicts = _one(program, 0.01639, pred)
     assert verdicts["official"] == (True, True)
-    assert verdicts["unitxt"][1] is False  # the nested form fails the structure check
+    assert verdicts["unitxt"] == (True, True)  # program_re = str(qa.program), the flat form
+
+
+def test_unitxt_2024_card_uses_the_nested_program_re() -> None:
+    program = "subtract(5829, 5735), divide(#0, 5735)"
+    gold = GoldItem("x", tuple(official_tokenize(program)), [], 0.01639, None, program_text=program)
+    pred = Prediction("x", tuple(official_tokenize(program)))
+    verdict = unitxt_2024(ItemContext(gold, pred))
+    assert (verdict.execution, verdict.program) == (True, False)  # the nested form fails the structure check
+    single = "subtract(5829, 5735)"
+    gold = GoldItem("x", tuple(official_tokenize(single)), [], 94.0, None, program_text=single)
+    verdict = unitxt_2024(ItemContext(gold, Prediction("x", tuple(official_tokenize(single)))))
+    assert (verdict.execution, verdict.program) == (True, True)
+
+
+def test_unitxt_table_ops_are_invalid_because_the_card_passes_a_dict() -> None:
+    table = [["", "2019", "2018"], ["revenue", "$ 1", "2"]]
+    program = "table_sum(revenue, none)"
+    pred = Prediction("x", tuple(official_tokenize(program)))
+    verdicts = _one(program, 3.0, pred, table=table)
+    assert verdicts["official"] == (True, True)
+    assert verdicts["unitxt"] == (False, True)  # for row in {"header", "rows"}: no row named 'revenue'
+
+
+def test_unitxt_reads_the_first_non_empty_line_of_the_prediction() -> None:
+    text = "\n  add(1, 2)\nexplanation: subtract(9, 6)"
+    pred = Prediction("x", None, program_text=text)
+    assert _one("add(1, 2)", 3.0, pred)["unitxt"] == (True, True)
 
 
 def test_nested_program_and_token_text() -> None:
@@ -112,6 +154,7 @@ def test_helm_fin_qa_strips_the_completion_before_tokenizing() -> None:
     verdicts = _one("add(1, 2)", 3.0, pred)
     assert verdicts["official"] == (False, False)
     assert verdicts["helm-fin-qa"] == (True, True)
+    assert verdicts["unitxt"] == (True, True)  # take_first_non_empty_line strips it too
 
 
 def test_free_text_convfinqa_predictions_reach_only_the_answer_scorers() -> None:

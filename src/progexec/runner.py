@@ -22,6 +22,7 @@ from .interp.run import Execution, MatchReason, execute_text, execute_tokens
 from .interp.status import Status
 from .items import Item
 from .limits import ItemTimeLimitExceeded, Limits, run_with_deadline, using
+from .mathqa.execute import Semantics, execute_problem
 
 T = TypeVar("T")
 
@@ -74,11 +75,9 @@ def _bad_input(item: Item) -> Execution:
     return Execution(None, outcome, INVALID, item=item, match=match, reason=reason)
 
 
-def _mathqa(item: Item) -> Execution:
-    from .mathqa.execute import execute_problem
-
+def _mathqa(item: Item, semantics: Semantics) -> Execution:
     index = int(item.id) if item.id.isdigit() else 0
-    result = execute_problem(dict(item.record or {}), index)
+    result = execute_problem(dict(item.record or {}), index, semantics=semantics)
     if result.id != item.id:
         result = replace(result, id=item.id)
     value = result.value
@@ -90,12 +89,13 @@ def _mathqa(item: Item) -> Execution:
     return Execution(None, result.outcome, official, item=item, match=result.match, reason=reason, mathqa=result)
 
 
-def execute_unbounded(item: Item) -> Execution:
-    """Run one item without the clock (the size bounds still hold); callers add their own clock."""
+def execute_unbounded(item: Item, semantics: Semantics = Semantics.PROGEXEC) -> Execution:
+    """Run one item without the clock (the size bounds still hold); callers add their own clock.
+    ``semantics`` chooses whose MathQA numerics run (progexec's or google/trax's)."""
     if item.dialect == "mathqa":
         if item.record is None:
             return _bad_input(item)
-        return _mathqa(item)
+        return _mathqa(item, semantics)
     if item.error is not None or item.program is None:
         return _bad_input(item)
     if isinstance(item.program, str):
@@ -127,17 +127,19 @@ def bounded(item: Item, work: Callable[[], T], stopped: Callable[[str], T], limi
             return stopped("the item needs more memory than is available")
 
 
-def execute(item: Item, limits: Limits | None = None) -> Execution:
+def execute(item: Item, limits: Limits | None = None, semantics: Semantics = Semantics.PROGEXEC) -> Execution:
     """Run one item under ``limits`` (default: those in force); never raises for a bad item."""
     prepare()
-    return bounded(item, lambda: execute_unbounded(item), lambda message: limit_exceeded(item, message), limits)
+    return bounded(item, lambda: execute_unbounded(item, semantics), lambda message: limit_exceeded(item, message),
+                   limits)
 
 
-def execute_all(items: Iterable[Item], limits: Limits | None = None) -> Iterator[Execution]:
+def execute_all(items: Iterable[Item], limits: Limits | None = None,
+                semantics: Semantics = Semantics.PROGEXEC) -> Iterator[Execution]:
     """Execute items lazily, in input order, one Execution each."""
     prepare()
     for item in items:
-        yield execute(item, limits)
+        yield execute(item, limits, semantics)
 
 
 __all__ = ["prepare", "gold_match", "execute", "execute_all", "execute_unbounded", "bounded", "limit_exceeded"]

@@ -14,6 +14,7 @@ from ..limits import using
 from ..readers import InputError, read
 from ..records import dumps, execution_record
 from ..runner import execute_all
+from .mathqa_cmd import add_semantics_argument, semantics_from
 from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output, progress_for
 
 NAME = "exec"
@@ -32,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="embedded corpus to run when no INPUT is given (default finqa)")
     parser.add_argument("--out", metavar="FILE", help="write JSON Lines here instead of standard output")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
+    add_semantics_argument(parser)
     add_batch_options(parser)
 
 
@@ -52,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     out = open_output(args.out)
     try:
         with using(limits):  # the readers' bounds too: items are read as they are executed
-            for execution in execute_all(stream_items(sources), limits):
+            for execution in execute_all(stream_items(sources), limits, semantics_from(args)):
                 out.write(dumps(execution_record(execution)) + "\n")
                 tally.add(execution)
                 progress.update(tally.total)

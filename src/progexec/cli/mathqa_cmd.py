@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from ..mathqa.corpus import MATHQA_SPLITS, mathqa_records
-from ..mathqa.execute import MathQAInputError, read_mathqa
+from ..mathqa.execute import MathQAInputError, Semantics, SemanticsError, check_semantics, read_mathqa
+from ..mathqa.ops import MATHQA_OPS
 from ..mathqa.python_gen import translate_all
 from .common import EXIT_OK, UsageError, open_output
 
@@ -24,6 +25,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="embedded MathQA split to translate when no INPUT is given (default test)")
     parser.add_argument("--out", metavar="FILE", help="write JSON Lines here instead of standard output")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
+    add_semantics_argument(parser)
+
+
+def add_semantics_argument(parser: argparse.ArgumentParser) -> None:
+    """``--semantics progexec|trax`` for every MathQA command (see docs/mathqa.md)."""
+    parser.add_argument("--semantics", choices=[s.value for s in Semantics], default=Semantics.PROGEXEC.value,
+                        help="whose MathQA numerics: progexec's (default) or google/trax's exactly "
+                             "(scipy choose, numpy int64 gcd/lcm, trax's argument reading; needs numpy and scipy)")
+
+
+def semantics_from(args: argparse.Namespace) -> Semantics:
+    """The chosen semantics, checked usable (numpy and scipy present for trax); UsageError otherwise."""
+    semantics = Semantics(args.semantics)
+    try:
+        check_semantics(semantics, False, MATHQA_OPS)
+    except SemanticsError as error:
+        raise UsageError(str(error)) from None
+    return semantics
 
 
 def _records(args: argparse.Namespace) -> list[Any]:
@@ -36,11 +55,12 @@ def _records(args: argparse.Namespace) -> list[Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    semantics = semantics_from(args)
     records = _records(args)
     out = open_output(args.out)
     kept = 0
     try:
-        for item in translate_all(records):
+        for item in translate_all(records, semantics):
             out.write(json.dumps(item.record(), ensure_ascii=False, allow_nan=False) + "\n")
             kept += 1
     finally:

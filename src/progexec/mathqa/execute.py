@@ -3,8 +3,12 @@
 ``execute_problem(item)`` takes one MathQA record (``Problem``, ``options``,
 ``correct``, ``linear_formula``) and returns a :class:`MathQAResult`; it never
 raises for a bad item (a malformed record is a BAD_INPUT result, a malformed
-formula a SYNTAX_ERROR one). ``load_mathqa(path)`` reads a MathQA file
+formula a SYNTAX_ERROR one). ``read_mathqa(path)`` reads a MathQA file
 (``.json`` or ``.json.gz``: a JSON list of such records).
+
+``semantics`` picks whose numbers: ``Semantics.PROGEXEC`` (the default: the grammar and the
+float op table of :mod:`progexec.mathqa.ops`) or ``Semantics.TRAX`` (google/trax's own string
+reading and typed values, :mod:`progexec.mathqa.trax`; needs numpy and scipy).
 """
 
 from __future__ import annotations
@@ -13,9 +17,11 @@ import gzip
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from ..errors import ProgexecError
 from ..grammar.mathqa_parse import ProgramSyntaxError, parse_annotated, parse_linear
 from ..grammar.nodes import Program
 from ..interp.evaluate import Outcome, evaluate
@@ -30,6 +36,35 @@ from ..errors import ProgexecError
 
 class MathQAInputError(ProgexecError, ValueError):
     """A MathQA file that cannot be read as a whole (missing, not JSON, not a list)."""
+
+
+class Semantics(Enum):
+    """Whose reading and numerics a MathQA formula runs under (``--semantics``)."""
+
+    PROGEXEC = "progexec"
+    TRAX = "trax"
+
+
+class SemanticsError(ProgexecError, ValueError):
+    """A semantics asked for with options it does not have, or without the libraries it needs."""
+
+
+def _trax_runner() -> Any:
+    try:
+        from .trax import run_trax
+    except ImportError as error:
+        raise SemanticsError(f"--semantics trax needs numpy and scipy (pip install 'progexec[trax]'): {error}") from None
+    return run_trax
+
+
+def check_semantics(semantics: Semantics, annotated: bool, ops: OpTable) -> None:
+    """Refuse combinations trax has no reading for; raise SemanticsError."""
+    if semantics is Semantics.TRAX:
+        if annotated:
+            raise SemanticsError("trax executes linear_formula only; --annotated needs --semantics progexec")
+        if ops is not MATHQA_OPS:
+            raise SemanticsError("trax defines its own op table; the extended ops need --semantics progexec")
+        _trax_runner()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +116,14 @@ def run_program(program: Program, inputs: Iterable[str], ops: OpTable = MATHQA_O
     return evaluate(program, MATHQA_FLOAT, ops=ops, inputs=tuple(inputs))
 
 
-def run_formula(formula: str, problem: str = "", annotated: bool = False, ops: OpTable = MATHQA_OPS) -> Outcome[float]:
+def run_formula(formula: str, problem: str = "", annotated: bool = False, ops: OpTable = MATHQA_OPS,
+                semantics: Semantics = Semantics.PROGEXEC) -> Outcome[float]:
     """Parse and run one formula against a problem text; a syntax error is a SYNTAX_ERROR outcome."""
+    if semantics is Semantics.TRAX:
+        check_semantics(semantics, annotated, ops)
+        run_trax = _trax_runner()
+        outcome: Outcome[float] = run_trax(formula, [float(text) for text in number_texts(problem)])
+        return outcome
     try:
         program = parse_annotated(formula) if annotated else parse_linear(formula)
     except ProgramSyntaxError as error:
@@ -94,7 +135,8 @@ def _bad(item_id: str, message: str) -> MathQAResult:
     return MathQAResult(item_id, Outcome(Status.BAD_INPUT, message=message), {}, None, None, None)
 
 
-def execute_problem(item: Any, index: int = 0, annotated: bool = False, ops: OpTable = MATHQA_OPS) -> MathQAResult:
+def execute_problem(item: Any, index: int = 0, annotated: bool = False, ops: OpTable = MATHQA_OPS,
+                    semantics: Semantics = Semantics.PROGEXEC) -> MathQAResult:
     """Execute one MathQA record (its ``linear_formula``, or ``annotated_formula`` when asked)."""
     if not isinstance(item, dict):
         return _bad(str(index), f"item {index} is not an object")
@@ -110,7 +152,7 @@ def execute_problem(item: Any, index: int = 0, annotated: bool = False, ops: OpT
     options = parse_options(raw_options) if isinstance(raw_options, str) else {}
     correct = raw_correct.strip() if isinstance(raw_correct, str) else None
     inputs = tuple(number_texts(problem))
-    outcome = run_formula(formula, problem, annotated, ops)
+    outcome = run_formula(formula, problem, annotated, ops, semantics)
     value = outcome.value if isinstance(outcome.value, float) else None
     option = select_option(value, options)
     correct_option = options.get(correct) if correct else None
@@ -120,10 +162,12 @@ def execute_problem(item: Any, index: int = 0, annotated: bool = False, ops: OpT
     return MathQAResult(item_id, outcome, options, correct, option, match, inputs)
 
 
-def execute_all(items: Iterable[Any], annotated: bool = False, ops: OpTable = MATHQA_OPS) -> Iterator[MathQAResult]:
+def execute_all(items: Iterable[Any], annotated: bool = False, ops: OpTable = MATHQA_OPS,
+                semantics: Semantics = Semantics.PROGEXEC) -> Iterator[MathQAResult]:
     """Execute records lazily, in input order."""
+    check_semantics(semantics, annotated, ops)
     for index, item in enumerate(items):
-        yield execute_problem(item, index, annotated, ops)
+        yield execute_problem(item, index, annotated, ops, semantics)
 
 
 def read_mathqa(path: Path) -> list[Any]:

@@ -1,4 +1,4 @@
-"""The MathQA op table with the semantics of google/trax's MathQA executor (MathQA-Python's generator).
+"""The MathQA op table of progexec's semantics: google/trax's MathQA executor's formulas over floats.
 
 Each op is written here as its own small function over Python floats, with the
 operations in the order the generator evaluates them (float results depend on the
@@ -12,7 +12,9 @@ at 15 (after truncating it to an int); ``log`` is ``math.log(max(1e-5, a), 2)``;
 denominator. Where the generator would raise or produce a non-number (a zero
 divisor in ``reminder``, a negative base to a fractional power, an infinite value),
 the op refuses with a typed status instead. The 12 ops of the MathQA vocabulary the
-generator does not define are in the table as UNSUPPORTED_OP entries.
+generator does not define are in the table as UNSUPPORTED_OP entries. ``choose``, ``gcd``,
+``lcm`` and the int-valued ops compute differently from trax (exactly, in float64);
+:mod:`progexec.mathqa.trax` reproduces trax's own values (``--semantics trax``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ from ..interp.status import Status
 FloatOp = Callable[..., Any]
 
 MAX_FACTORIAL_ARG = 10_000
-"""``permutation`` has no cap in the generator; above this argument it is refused (LIMIT_EXCEEDED)."""
+"""``permutation`` has no cap in the generator; above this argument it is refused (LIMIT_EXCEEDED), checked
+before any factorial is built (both semantics)."""
+# bound: MAX_FACTORIAL_ARG = 10_000 — permutation (and whole-argument choose) beyond it is refused at once
 
 UNSUPPORTED_MESSAGE = "unsupported by MathQA-Python (google/trax defines no semantics for {op!r})"
 
@@ -115,33 +119,47 @@ def find_work(a: float, b: float) -> float:
 def permutation(a: float, b: float) -> float:
     """``m! / (m - n)!`` with ``n, m = min, max`` of the two, each truncated to an int."""
     n, m = min(a, b), max(a, b)
-    if m > MAX_FACTORIAL_ARG:
-        raise Refusal(Status.LIMIT_EXCEEDED, f"permutation: {m!r} is over the limit of {MAX_FACTORIAL_ARG}")
+    for value in (m, m - n):  # m - n exceeds m when n is negative
+        if value > MAX_FACTORIAL_ARG:
+            raise Refusal(Status.LIMIT_EXCEEDED, f"permutation: {value!r} is over the limit of {MAX_FACTORIAL_ARG}")
     return math.factorial(int(m)) / math.factorial(int(m - n))
 
 
-def choose(n: float, k: float) -> float:
-    """Binomial coefficient as ``scipy.special.comb(n, k)`` (not exact): 0 outside ``0 <= k <= n``.
+MAX_CHOOSE_LOG2 = 1030.0
+"""``choose`` of whole arguments is refused as OVERFLOW, before ``math.comb`` builds the integer, when
+the lower bound ``(n - k + 1) ** k / k!`` of the result (``k`` the smaller side) exceeds
+``2 ** MAX_CHOOSE_LOG2``; under it, the result has at most about 1,800 bits and is cheap to build."""
+# bound: MAX_CHOOSE_LOG2 = 1030.0 — choose(1e308, 10000) is refused at once instead of after seconds
 
-    Whole arguments use the exact ``math.comb`` rounded once to float; others the
-    gamma function. scipy's own float product can differ from these in the last bits.
+
+def choose(n: float, k: float) -> float:
+    """The binomial coefficient, progexec's reading (0 outside ``0 <= k <= n``): whole arguments use the
+    exact ``math.comb`` rounded once to float, others the log-gamma function.
+
+    trax calls ``scipy.special.comb(n, k)``, a float product or beta function that can differ in the
+    last bits (``choose(40, 19)``: 131282408400.0 here, 131282408399.99997 in trax); ``--semantics
+    trax`` calls scipy itself.
     """
     if not (0 <= k <= n):
         return 0.0
     if n == int(n) and k == int(k):
         if min(k, n - k) > MAX_FACTORIAL_ARG:
             raise Refusal(Status.LIMIT_EXCEEDED, f"choose: {n!r} is over the limit")
+        low = min(k, n - k)
+        log2 = low * math.log2(n - low + 1) - math.lgamma(low + 1) / math.log(2) if low > 0 else 0.0
+        if log2 > MAX_CHOOSE_LOG2:  # a lower bound: (n - k + 1)**k / k! <= C(n, k)
+            raise Refusal(Status.OVERFLOW, f"choose: the result (over 2**{log2:.0f}) is too large for float64")
         return float(math.comb(int(n), int(k)))
     return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1))
 
 
 def gcd(a: float, b: float) -> float:
-    """Greatest common divisor of ``int(a)`` and ``int(b)``."""
+    """Greatest common divisor of ``int(a)`` and ``int(b)``, exact (trax: numpy int64, which raises past 2**63)."""
     return float(math.gcd(int(a), int(b)))
 
 
 def lcm(a: float, b: float) -> float:
-    """Least common multiple of ``int(a)`` and ``int(b)``."""
+    """Least common multiple of ``int(a)`` and ``int(b)``, exact (trax: numpy int64, which wraps)."""
     return float(math.lcm(int(a), int(b)))
 
 
@@ -268,5 +286,10 @@ is ``2·pi·r·(r + h)``; ``sum_consecutive_number(a, b)`` is the sum of the int
 
 
 def definition(name: str) -> FloatOp:
-    """The plain float function of a supported op (for tests and the docs)."""
+    """The plain float function of a supported op (for tests, the docs and the trax semantics)."""
     return _DEFINITIONS[name][1]
+
+
+def arity(name: str) -> int:
+    """How many arguments a supported op's formula reads."""
+    return _DEFINITIONS[name][0]

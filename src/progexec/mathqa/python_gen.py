@@ -30,7 +30,7 @@ from ..grammar.nodes import Arg, Input, Num, Program, Ref
 from ..interp.arithmetic import Refusal
 from .arithmetic import MATHQA_FLOAT
 from .binding import bind_numbers, number_texts
-from .execute import run_program
+from .execute import Semantics, run_formula, run_program
 from .options import kept_by_filter, parse_options
 from ..errors import ProgexecError
 
@@ -130,8 +130,11 @@ def run_trusted(code: str) -> float | None:
         return None
 
 
-def translate(item: Any, index: int = 0) -> PythonItem | None:
-    """The MathQA-Python item of one MathQA record, or None when the release would not keep it."""
+def translate(item: Any, index: int = 0, semantics: Semantics = Semantics.PROGEXEC) -> PythonItem | None:
+    """The MathQA-Python item of one MathQA record, or None when the release would not keep it.
+
+    ``semantics`` computes the formula's value the filter checks (trax: trax's own value, as the release did).
+    """
     if not isinstance(item, dict):
         return None
     problem, formula = item.get("Problem"), item.get("linear_formula")
@@ -147,7 +150,10 @@ def translate(item: Any, index: int = 0) -> PythonItem | None:
     correct = options.get(str(item.get("correct", "")).strip())
     if correct is None or correct.value is None:
         return None
-    outcome = run_program(program, number_texts(problem))
+    if semantics is Semantics.TRAX:
+        outcome = run_formula(formula, problem, semantics=semantics)
+    else:
+        outcome = run_program(program, number_texts(problem))
     answer = run_trusted(code)
     if not isinstance(outcome.value, float) or answer is None or not math.isfinite(answer):
         return None
@@ -159,9 +165,9 @@ def translate(item: Any, index: int = 0) -> PythonItem | None:
     return PythonItem(item_id, text, code, formula, answer)
 
 
-def translate_all(items: Iterable[Any]) -> Iterator[PythonItem]:
+def translate_all(items: Iterable[Any], semantics: Semantics = Semantics.PROGEXEC) -> Iterator[PythonItem]:
     """The kept MathQA-Python items of a MathQA file, in input order."""
     for index, item in enumerate(items):
-        translated = translate(item, index)
+        translated = translate(item, index, semantics)
         if translated is not None:
             yield translated

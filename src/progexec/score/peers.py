@@ -11,25 +11,26 @@ each); no code is copied.
   and in ``str(exe_ans)``, equal when they differ by < 1e-6; 0 when either has none.
 * ``pot`` — Program-of-Thoughts ``finqa_equal``: both rounded to the smaller number of
   printed decimals, strings compared exactly.
-* ``unitxt`` — IBM unitxt ``FinQAEval``: execution compared as ``float(result) ==
-  float(answer)`` with ``answer`` = ``qa.answer`` (falling back to ``str(exe_ans)`` when the
-  gold file has none) and an expression fallback; program accuracy with the arguments of
-  ``equal_program`` swapped and the nested ``program_re`` form as the "prediction".
+* ``unitxt`` / ``unitxt-2024`` — IBM unitxt ``FinQAEval`` under its current and its previous
+  ``cards.fin_qa`` card, in :mod:`progexec.score.unitxt` (re-exported here).
 """
 
 from __future__ import annotations
 
-import ast
 import math
-import operator
 import re
-from collections.abc import Callable, Sequence
 
 from ..grammar.tokens import official_tokenize
 from ..interp.run import execute_tokens
 from .equivalence import equal_program
 from .model import Verdict
 from .official import ItemContext, execution_why
+from .unitxt import nested_program, safe_arithmetic, tokens_to_text, unitxt, unitxt_2024
+
+__all__ = [
+    "float_equiv", "helm_fin_qa", "helm_float_equiv", "nested_program", "pot", "pot_equal", "pot_precision",
+    "safe_arithmetic", "tokens_to_text", "unitxt", "unitxt_2024",
+]
 
 FLOAT_PATTERN = re.compile(r"[-+]?(?:(?:\d*\.\d+)|(?:\d+\.?))(?:[Ee][+-]?\d+)?")
 """HELM's number pattern (SPEC §3): the first match is the value."""
@@ -142,132 +143,3 @@ def pot(ctx: ItemContext) -> Verdict:
     why = "ok" if correct else ("no_answer" if value is None else
                                 "no_gold_answer" if gold is None else "value_differs")
     return Verdict(correct, None, why)
-
-
-# -- unitxt -----------------------------------------------------------------------------------
-
-_BINARY: dict[type, Callable[[float, float], float]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-    ast.Pow: operator.pow, ast.Mod: operator.mod, ast.FloorDiv: operator.floordiv,
-}
-
-
-def safe_arithmetic(text: str) -> float:
-    """Evaluate a plain arithmetic expression (numbers, + - * / ** % //, unary signs) — the part of
-    ``eval`` unitxt's fallback can succeed on for these inputs — without running code. Raises ValueError."""
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError, RecursionError) as error:
-        raise ValueError(str(error)) from None
-
-    def walk(node: ast.AST) -> float:
-        if isinstance(node, ast.Expression):
-            return walk(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-            return float(node.value)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
-            value = walk(node.operand)
-            return value if isinstance(node.op, ast.UAdd) else -value
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            left, right = walk(node.left), walk(node.right)
-            if isinstance(node.op, ast.Pow) and abs(right) > 1000:
-                raise ValueError("exponent too large")
-            return float(_BINARY[type(node.op)](left, right))
-        raise ValueError(f"not plain arithmetic: {type(node).__name__}")
-
-    try:
-        return walk(tree)
-    except (ArithmeticError, TypeError, RecursionError) as error:
-        raise ValueError(str(error)) from None
-
-
-def _unitxt_expression_fallback(prediction: str, gold_answer: str) -> bool:
-    """unitxt's ``python_expression_eval`` for one prediction (numpy ``isclose``: atol 1e-3, rtol 1e-5)."""
-    last = prediction.rfind(")")
-    pred = prediction[: last + 1]
-    if pred.lower().endswith(gold_answer.lower()):
-        return True
-    pred = pred.replace("%", "").replace("$", "")
-    if "=" in pred:
-        pred = pred.split("=")[0]
-    try:
-        if gold_answer.endswith("%"):
-            gold = float(gold_answer.replace("%", "")) / 100
-        else:
-            gold = safe_arithmetic(gold_answer)
-        value = round(safe_arithmetic(pred), len(str(gold).split(".")[1]))
-        return abs(value - gold) <= 0.001 + 1e-5 * abs(gold)
-    except (ValueError, IndexError, OverflowError):
-        return False
-
-
-def tokens_to_text(tokens: Sequence[str]) -> str:
-    """Program text for a token list (``op(a, b), op(c, d)``), the inverse of the official tokenizer on well-formed lists."""
-    steps: list[str] = []
-    body = [token for token in tokens if token != "EOF"]
-    current: list[str] = []
-    for token in body:
-        if token.endswith("(") and not current:
-            current = [token]
-        elif token == ")" and current:
-            steps.append(current[0] + ", ".join(current[1:]) + ")")
-            current = []
-        elif current:
-            current.append(token)
-        else:
-            steps.append(token)
-    if current:
-        steps.append(current[0] + ", ".join(current[1:]))
-    return ", ".join(steps)
-
-
-def nested_program(tokens: Sequence[str]) -> str | None:
-    """The nested ``program_re`` text of a flat program (``divide(subtract(34.8, 1.2), 34.8)``), or None if unreadable."""
-    steps: list[str] = []
-    body = list(tokens[:-1])
-    if len(body) % 4 or not body:
-        return None
-    for start in range(0, len(body), 4):
-        head, arg1, arg2, close = body[start:start + 4]
-        if not head.endswith("(") or close != ")":
-            return None
-        args = []
-        for arg in (arg1.strip(), arg2.strip()):
-            if arg.startswith("#") and arg[1:].isdigit() and int(arg[1:]) < len(steps):
-                args.append(steps[int(arg[1:])])
-            else:
-                args.append(arg)
-        steps.append(f"{head}{args[0]}, {args[1]})")
-    return steps[-1]
-
-
-def unitxt(ctx: ItemContext) -> Verdict:
-    """IBM unitxt ``FinQAEval``: execution against the human answer, swapped ``equal_program`` against ``program_re``."""
-    answer = ctx.gold.answer if ctx.gold.answer is not None else (
-        None if ctx.gold_value is None else str(ctx.gold_value))
-    text = ctx.pred.program_text if ctx.pred.program_text is not None else ctx.pred.text
-    if text is None and ctx.pred.tokens is not None:
-        text = tokens_to_text(ctx.pred.tokens)
-    exe = False
-    exe_why = "no_program"
-    if text is not None and answer is not None:
-        last = text.rfind(")")
-        tokens = official_tokenize(text[: last + 1])
-        verdict = execute_tokens(tokens, ctx.gold.table, ctx.dialect).official
-        try:
-            exe = verdict.valid and float(verdict.value) == float(answer)  # type: ignore[arg-type]
-            exe_why = "ok" if exe else ("execution_invalid" if not verdict.valid else "value_differs")
-        except (TypeError, ValueError):
-            exe = _unitxt_expression_fallback(text, answer)
-            exe_why = "ok" if exe else "answer_not_numeric"
-    prog = False
-    prog_why = "no_program"
-    if ctx.pred.tokens is not None and ctx.gold.tokens is not None:
-        nested = nested_program(ctx.gold.tokens)
-        if nested is None:
-            prog_why = "gold_error"
-        else:
-            match = equal_program(ctx.pred.tokens, official_tokenize(nested), ctx.dialect)
-            prog = match.equal
-            prog_why = "ok" if prog else match.why.value
-    return Verdict(exe, prog, exe_why, prog_why)

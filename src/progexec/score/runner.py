@@ -29,10 +29,11 @@ SCORERS: dict[str, Scorer] = {
     "helm-float-equiv": peers.helm_float_equiv,
     "pot": peers.pot,
     "unitxt": peers.unitxt,
+    "unitxt-2024": peers.unitxt_2024,
 }
 """Every scorer by its ``--scorer`` name, official first."""
 
-HAS_PROGRAM_ACCURACY = frozenset({"official", "helm-fin-qa", "unitxt"})
+HAS_PROGRAM_ACCURACY = frozenset({"official", "helm-fin-qa", "unitxt", "unitxt-2024"})
 
 
 def resolve_scorers(names: Sequence[str] | None) -> list[str]:
