@@ -68,7 +68,9 @@ class Limits:
     max_magnitude_bits: int = _bound(
         1_000_000, "a power whose result is beyond 2**±this (bits) is decided from its operands before computing "
                    "(overflow when huge, limit_exceeded when tiny), in the exact and interval oracles")
-    max_factorial_arg: int = _bound(10_000, "largest MathQA factorial / choose argument computed")
+    max_factorial_arg: int = _bound(
+        10_000, "largest MathQA permutation factorial (and whole-argument choose) computed; beyond it limit_exceeded")
+    max_trax_int_bits: int = _bound(65_536, "largest integer intermediate under --semantics trax; larger is limit_exceeded")
     max_options_chars: int = _bound(4096, "longest MathQA options field parsed; longer gives no options (too_long)")
     max_sandbox_code_chars: int = _bound(1_000_000, "longest MathQA-Python snippet run in the sandbox")
     max_completion_chars: int = _bound(100_000, "longest completion the reward reads; longer is too_large, not read")

@@ -26,13 +26,13 @@ from typing import Any
 from ..interp.arithmetic import Refusal
 from ..interp.ops import Apply, OpSpec
 from ..interp.status import Status
+from ..limits import DEFAULT_LIMITS, current
 
 FloatOp = Callable[..., Any]
 
-MAX_FACTORIAL_ARG = 10_000
+MAX_FACTORIAL_ARG = DEFAULT_LIMITS.max_factorial_arg
 """``permutation`` has no cap in the generator; above this argument it is refused (LIMIT_EXCEEDED), checked
 before any factorial is built (both semantics)."""
-# bound: MAX_FACTORIAL_ARG = 10_000 — permutation (and whole-argument choose) beyond it is refused at once
 
 UNSUPPORTED_MESSAGE = "unsupported by MathQA-Python (google/trax defines no semantics for {op!r})"
 
@@ -120,8 +120,8 @@ def permutation(a: float, b: float) -> float:
     """``m! / (m - n)!`` with ``n, m = min, max`` of the two, each truncated to an int."""
     n, m = min(a, b), max(a, b)
     for value in (m, m - n):  # m - n exceeds m when n is negative
-        if value > MAX_FACTORIAL_ARG:
-            raise Refusal(Status.LIMIT_EXCEEDED, f"permutation: {value!r} is over the limit of {MAX_FACTORIAL_ARG}")
+        if value > (bound := current().max_factorial_arg):
+            raise Refusal(Status.LIMIT_EXCEEDED, f"permutation: {value!r} is over the limit of {bound} (max_factorial_arg)")
     return math.factorial(int(m)) / math.factorial(int(m - n))
 
 
@@ -143,7 +143,7 @@ def choose(n: float, k: float) -> float:
     if not (0 <= k <= n):
         return 0.0
     if n == int(n) and k == int(k):
-        if min(k, n - k) > MAX_FACTORIAL_ARG:
+        if min(k, n - k) > current().max_factorial_arg:
             raise Refusal(Status.LIMIT_EXCEEDED, f"choose: {n!r} is over the limit")
         low = min(k, n - k)
         log2 = low * math.log2(n - low + 1) - math.lgamma(low + 1) / math.log(2) if low > 0 else 0.0

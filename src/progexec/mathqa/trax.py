@@ -22,8 +22,8 @@ numpy value each op returns. This module reads and computes the same way:
 numpy and scipy are needed (the ``trax`` extra). Where trax raises, the result is a typed refusal. Where trax answers a value JSON cannot carry
 (inf, NaN, a complex number, an int too large for a float), the status says so and names it.
 Two bounds trax lacks refuse at once instead of running for minutes: ``permutation`` of an
-argument over :data:`~progexec.mathqa.ops.MAX_FACTORIAL_ARG`, and an integer intermediate over
-:data:`MAX_TRAX_INT_BITS` bits.
+argument over ``max_factorial_arg``, and an integer intermediate over
+``max_trax_int_bits`` bits.
 """
 
 from __future__ import annotations
@@ -40,12 +40,12 @@ from ..interp.arithmetic import Refusal
 from ..interp.evaluate import Outcome
 from ..interp.status import Status
 from .binding import NUMBER_PATTERN
-from .ops import MATHQA_PYTHON_OPS, MAX_FACTORIAL_ARG, arity, definition
+from ..limits import DEFAULT_LIMITS, current
+from .ops import MATHQA_PYTHON_OPS, arity, definition
 
-MAX_TRAX_INT_BITS = 1 << 16
+MAX_TRAX_INT_BITS = DEFAULT_LIMITS.max_trax_int_bits
 """Largest Python int (in bits) an op may produce under trax semantics; one op grows an int at most
 fivefold (``power`` caps its exponent at 5), so the bound is checked after each op."""
-# bound: MAX_TRAX_INT_BITS = 65536 — a larger integer intermediate is refused (LIMIT_EXCEEDED)
 
 TraxOp = Callable[[list[Any]], Any]
 
@@ -75,8 +75,8 @@ def _inverse(a: list[Any]) -> Any:
 def _bounded_factorial(value: Any) -> int:
     """``math.factorial(int(value))``, refused before it is built when over the work bound."""
     whole = int(value)
-    if whole > MAX_FACTORIAL_ARG:
-        raise Refusal(Status.LIMIT_EXCEEDED, f"permutation: factorial of {value!r} is over the limit of {MAX_FACTORIAL_ARG}")
+    if whole > (bound := current().max_factorial_arg):
+        raise Refusal(Status.LIMIT_EXCEEDED, f"permutation: factorial of {value!r} is over the limit of {bound}")
     return math.factorial(whole)
 
 
@@ -182,9 +182,9 @@ def _compute(name: str, args: list[Any], dropped: list[str], step: int) -> Any:
         raise
     except Exception as error:  # trax's caller catches every exception: each one is a failure
         raise _failure(error, name, args, dropped, step) from None
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_TRAX_INT_BITS:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > current().max_trax_int_bits:
         raise Refusal(Status.LIMIT_EXCEEDED,
-                      f"step {step}: {name} gives an integer of {value.bit_length()} bits, over {MAX_TRAX_INT_BITS}")
+                      f"step {step}: {name} gives an integer of {value.bit_length()} bits, over {current().max_trax_int_bits}")
     return value
 
 
