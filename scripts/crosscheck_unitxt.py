@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from progexec.score.loading import load_gold
-from progexec.score.model import GoldItem, Prediction
-from progexec.score.official import ItemContext
+from progexec.score.results import GoldItem, Prediction
+from progexec.score.official_scorer import ItemContext
 from progexec.score.unitxt import Card, nested_program, score_card, tokens_to_text
 
 PREDICTIONS = Path(__file__).resolve().parent.parent / "tests" / "data" / "predictions"

@@ -14,7 +14,7 @@ import pytest
 
 from progexec.checker import DigitsPlan, Divergence, Family, python_answerer, run_check
 from progexec.checker.cases import SEED_CASES, corpus_values, iter_blocks
-from progexec.checker.classify import Failure, classify
+from progexec.checker.divergence import Failure, classify
 from progexec.oracle.rounding import round_exact, round_half_up, round_naive
 from progexec.testing import assert_rounder_matches, check_rounder
 

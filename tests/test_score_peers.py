@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from progexec.grammar.tokens import official_tokenize
 from progexec.score import GoldItem, Prediction, score_predictions
-from progexec.score.official import ItemContext
+from progexec.score.official_scorer import ItemContext
 from progexec.score.peers import float_equiv, nested_program, pot_equal, safe_arithmetic, tokens_to_text, unitxt_2024
 
 import pytest

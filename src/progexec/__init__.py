@@ -26,7 +26,7 @@ from .limits import DEFAULT_LIMITS, Limits
 from .readers import InputError, read
 from .report.model import Report
 from .runner import execute
-from .score.model import ScoreReport
+from .score.results import ScoreReport
 
 __version__ = "0.2.0"
 
@@ -56,7 +56,7 @@ def score(gold: str | Path, predictions: str | Path, scorers: Sequence[str] = ("
     """
     from .limits import using
     from .score import load_gold, load_predictions, score_predictions
-    from .score.runner import check_inputs, resolve_scorers
+    from .score.scoring import check_inputs, resolve_scorers
 
     try:
         names = resolve_scorers(list(scorers))

@@ -9,7 +9,7 @@ leashed engine, :mod:`.engine` (``--python`` functions through :mod:`.pychild`).
 
 from .cases import DEFAULT_CASES, DigitsPlan, Family
 from .check import CheckReport, Counterexample, python_answerer, run_check
-from .classify import Divergence, Failure, reference_round
+from .divergence import Divergence, Failure, reference_round
 
 __all__ = [
     "DEFAULT_CASES", "CheckReport", "Counterexample", "DigitsPlan", "Divergence", "Failure", "Family",

@@ -1,7 +1,7 @@
 """Run the case suite through a rounder and collect one :class:`CheckReport`.
 
 A rounder is seen through an *answerer*: ``answer(xs, ndigits) -> list`` with one entry per
-case, a value (the rounder's return) or a :class:`~progexec.checker.classify.Failure`. Python
+case, a value (the rounder's return) or a :class:`~progexec.checker.divergence.Failure`. Python
 callables and external programs (:mod:`progexec.checker.external`) both become answerers, so the
 comparison, the classification and the report are the same for both.
 """
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .cases import DEFAULT_CASES, CaseBlock, DigitsPlan, Family, iter_blocks
-from .classify import Divergence, Failure, classify, mismatches, reference_round, same_float
+from .divergence import Divergence, Failure, classify, mismatches, reference_round, same_float
 from ..errors import ProgexecError
 
 Answerer = Callable[[Sequence[float], Sequence[int]], list[object]]

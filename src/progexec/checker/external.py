@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Optional
 
-from .classify import Divergence, Failure
+from .divergence import Divergence, Failure
 from .engine import DEFAULT_CHUNK, DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, python_child_argv
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_TIMEOUT", "ExternalRounder", "parse_answer"]

@@ -10,7 +10,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from .check import CheckReport, Counterexample
-from .classify import Divergence
+from .divergence import Divergence
 
 FORMAT_VERSION = 1
 """Version of the ``--json`` object; raised when a field changes meaning or disappears."""

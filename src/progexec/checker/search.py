@@ -15,7 +15,7 @@ from typing import Any
 
 from .cases import DigitsPlan, Family, ulps_away
 from .check import Answerer, Counterexample
-from .classify import classify, same_float
+from .divergence import classify, same_float
 
 
 def _strategy(plan: DigitsPlan) -> Any:

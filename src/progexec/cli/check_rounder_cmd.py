@@ -13,7 +13,7 @@ from typing import Any
 
 from ..checker.cases import DEFAULT_CASES, DigitsPlan
 from ..checker.check import Answerer, CheckReport, run_check
-from ..checker.classify import Divergence
+from ..checker.divergence import Divergence
 from ..checker.engine import StartError
 from ..checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
 from ..checker.output import as_junit, as_text, dumps_json

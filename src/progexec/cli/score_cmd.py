@@ -16,12 +16,12 @@ from typing import Any, TextIO
 from ..limits import using
 from ..meta import run_meta
 from ..report.score_report import write_score_report
-from ..score.model import GoldItem, Prediction
+from ..score.results import GoldItem, Prediction
 from ..records import dumps, json_value
 from ..score import (FORMAT_VERSION, SCORERS, ScoreInputError, ScoreReport, disagreements, load_gold,
                      load_predictions, resolve_scorers, score_predictions)
 from ..score.loading import CORPUS_NAMES
-from ..score.runner import check_inputs
+from ..score.scoring import check_inputs
 from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output,
                      progress_for, suggestion, verdict)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..score.model import GoldItem, Prediction, ScoreReport
+from ..score.results import GoldItem, Prediction, ScoreReport
 from . import score_html, score_markdown
 from .score_views import views
 

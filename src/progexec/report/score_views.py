@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..score.model import GoldItem, ItemResult, Prediction, ScoreReport
-from ..score.runner import HAS_PROGRAM_ACCURACY
+from ..score.results import GoldItem, ScoredItem, Prediction, ScoreReport
+from ..score.scoring import HAS_PROGRAM_ACCURACY
 from .interactive import anchors
 
 MEASURES = ("execution", "program")
@@ -73,7 +73,7 @@ def measures_of(scorer: str) -> tuple[str, ...]:
     return MEASURES if scorer in HAS_PROGRAM_ACCURACY else MEASURES[:1]
 
 
-def verdict_of(item: ItemResult, scorer: str, measure: str) -> tuple[bool | None, str]:
+def verdict_of(item: ScoredItem, scorer: str, measure: str) -> tuple[bool | None, str]:
     """(correct, reason) of one scorer on one measure of one item; ``None`` when the scorer has no such measure."""
     verdict = item.verdicts[scorer]
     if measure == "execution":

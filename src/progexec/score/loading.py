@@ -30,7 +30,7 @@ from ..errors import ProgexecError
 from ..grammar.tokens import official_tokenize
 from ..items import Item
 from ..readers import INVALID_UNICODE_ERROR, InputError, Record, read, read_records
-from .model import GoldItem, Prediction
+from .results import GoldItem, Prediction
 
 _PROGRAM_KEYS = ("predicted", "program", "pred_prog", "predicted_program")
 _ANSWER_KEYS = ("answer", "completion", "predicted_answer", "output")

@@ -1,7 +1,7 @@
 """Peer scorers: how other public evaluators would score the same predictions.
 
-Each scorer is a pure function of an :class:`~progexec.score.official.ItemContext`
-returning a :class:`~progexec.score.model.Verdict`. They are written from their
+Each scorer is a pure function of an :class:`~progexec.score.official_scorer.ItemContext`
+returning a :class:`~progexec.score.results.Verdict`. They are written from their
 published behaviour (see ``docs/scoring.md`` for one paragraph and the source of
 each); no code is copied.
 
@@ -23,8 +23,8 @@ import re
 from ..grammar.tokens import official_tokenize
 from ..interp.run import execute_tokens
 from .equivalence import equal_program
-from .model import Verdict
-from .official import ItemContext, execution_why
+from .results import Verdict
+from .official_scorer import ItemContext, execution_why
 from .unitxt import nested_program, safe_arithmetic, tokens_to_text, unitxt, unitxt_2024
 
 __all__ = [

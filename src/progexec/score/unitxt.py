@@ -26,8 +26,8 @@ from enum import Enum
 from ..grammar.tokens import official_tokenize
 from ..interp.run import execute_tokens
 from .equivalence import equal_program
-from .model import GoldItem, Verdict
-from .official import ItemContext
+from .results import GoldItem, Verdict
+from .official_scorer import ItemContext
 
 UNITXT_DIALECT = "finqa"
 """unitxt always loads FinQA's evaluate.py, whatever the gold file's dialect."""

@@ -18,7 +18,7 @@ from .. import pychild
 from ..engine import DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, python_child_argv
 from .cases import EvalCase, chunks, default_size, families_of, suite
 from .classes import EvalDivergence, Failure
-from .classify import classify
+from .diagnosis import classify
 from .protocol import Answer, Prepared, Protocol, Verdict, matches, parse_answer, prepare_all, reference
 from .semantics import Variant
 

@@ -58,7 +58,7 @@ class Verdict:
 
 
 @dataclass(slots=True)
-class ItemResult:
+class ScoredItem:
     """Every requested scorer's verdict on one (gold, prediction) pair, plus what the official script would do."""
 
     id: str
@@ -101,7 +101,7 @@ class ScoreReport:
     n_gold: int
     n_predictions: int
     scorers: dict[str, ScorerFigures]
-    items: list[ItemResult]
+    items: list[ScoredItem]
     unknown_ids: list[str] = field(default_factory=list)
     duplicate_ids: list[str] = field(default_factory=list)
     missing_ids: list[str] = field(default_factory=list)

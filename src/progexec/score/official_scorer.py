@@ -20,7 +20,7 @@ from ..interp.official import INVALID, OfficialVerdict
 from ..items import Item
 from ..runner import execute
 from .equivalence import Decider, ProgramMatch, Why, equal_program
-from .model import GoldItem, Prediction, Verdict
+from .results import GoldItem, Prediction, Verdict
 
 NAME = "official"
 

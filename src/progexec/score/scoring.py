@@ -15,11 +15,11 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
-from . import official, peers
-from .model import GoldItem, ItemResult, Prediction, ScoreReport, ScorerFigures, Verdict
+from . import official_scorer as official, peers
+from .results import GoldItem, ScoredItem, Prediction, ScoreReport, ScorerFigures, Verdict
 from ..runner import prepare
 from .loading import LOOKS_LIKE_GOLD, ScoreInputError
-from .official import ItemContext
+from .official_scorer import ItemContext
 
 Scorer = Callable[[ItemContext], Verdict]
 
@@ -136,9 +136,9 @@ def score_predictions(gold: Sequence[GoldItem], predictions: Sequence[Prediction
     return report
 
 
-def _score_item(ctx: ItemContext, names: Sequence[str], report: ScoreReport) -> ItemResult:
+def _score_item(ctx: ItemContext, names: Sequence[str], report: ScoreReport) -> ScoredItem:
     verdicts = {name: SCORERS[name](ctx) for name in names}
-    result = ItemResult(ctx.pred.id, ctx.pred.position, verdicts,
+    result = ScoredItem(ctx.pred.id, ctx.pred.position, verdicts,
                         official_value=ctx.verdict.value if ctx.verdict.valid else None,
                         gold_value=ctx.gold_value)
     if ctx.pred.tokens is not None and ctx.gold.tokens is not None:
