@@ -241,7 +241,7 @@ def test_internal_error_is_one_line_with_a_debug_hint(tmp_path: Path, monkeypatc
     from progexec import runner
     from progexec.cli import main
 
-    def broken(item: Any) -> Any:
+    def broken(item: Any, *rest: Any) -> Any:
         raise ValueError("simulated bug")
 
     monkeypatch.setattr(runner, "execute_unbounded", broken)

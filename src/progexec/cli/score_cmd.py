@@ -89,7 +89,8 @@ def item_records(report: ScoreReport) -> list[dict[str, Any]]:
             "gold": json_value(item.gold_value), "value": json_value(item.official_value),
             "would_abort": item.would_abort, "decided_by": item.decided_by,
             "scorers": {name: {"execution": verdict.execution, "program": verdict.program,
-                               "execution_why": verdict.execution_why, "program_why": verdict.program_why,
+                               "execution_why": verdict.execution_why.value,
+                               "program_why": verdict.program_why.value if verdict.program_why else None,
                                **({"detail": verdict.detail} if verdict.detail else {})}
                         for name, verdict in item.verdicts.items()},
         })

@@ -47,10 +47,13 @@ _OPS = frozenset(ALL_OPS)
 _SYMBOLS = FINQA_SYMBOLS
 
 
-class Why(enum.Enum):
+class Why(str, enum.Enum):
     """Why a program-accuracy decision came out as it did (a finding kind, never formatted text)."""
 
+    OK = "ok"  # counted: equal (and, for ConvFinQA, executed validly)
     EQUAL = "equal"
+    EXECUTION_INVALID = "execution_invalid"  # ConvFinQA: equal, not counted because the execution was invalid
+    NO_PROGRAM = "no_program"
     STRUCTURE = "invalid_structure"
     UNKNOWN_SYMBOL = "unknown_symbol"
     UNKNOWN_TABLE_STEP = "unknown_table_step"

@@ -20,7 +20,7 @@ from ..interp.official import INVALID, OfficialVerdict
 from ..items import Item
 from ..runner import execute
 from .equivalence import Decider, ProgramMatch, Why, equal_program
-from .results import GoldItem, Prediction, Verdict
+from .results import GoldItem, Prediction, ExecutionWhy, Verdict
 
 NAME = "official"
 
@@ -67,17 +67,17 @@ class ItemContext:
         return self.gold.exe_ans
 
 
-def execution_why(ctx: ItemContext, correct: bool) -> str:
-    """Name why an execution was (not) counted: ``ok``, ``no_program``, ``no_gold_answer``, ``execution_invalid``, ``value_differs``."""
+def execution_why(ctx: ItemContext, correct: bool) -> ExecutionWhy:
+    """Why an execution was (not) counted."""
     if correct:
-        return "ok"
+        return ExecutionWhy.OK
     if ctx.pred.tokens is None:
-        return "no_program"
+        return ExecutionWhy.NO_PROGRAM
     if ctx.gold_value is None:
-        return "no_gold_answer"
+        return ExecutionWhy.NO_GOLD_ANSWER
     if not ctx.verdict.valid:
-        return "execution_invalid"
-    return "value_differs"
+        return ExecutionWhy.EXECUTION_INVALID
+    return ExecutionWhy.VALUE_DIFFERS
 
 
 def official_exe_correct(ctx: ItemContext) -> bool:
@@ -109,9 +109,9 @@ def score(ctx: ItemContext) -> Verdict:
     exe = official_exe_correct(ctx)
     prog = official_prog_correct(ctx)
     if prog:
-        prog_why = "ok"
+        prog_why = Why.OK
     elif ctx.match.equal:  # ConvFinQA: equal, but not counted because the execution was invalid
-        prog_why = "execution_invalid"
+        prog_why = Why.EXECUTION_INVALID
     else:
-        prog_why = ctx.match.why.value
+        prog_why = ctx.match.why
     return Verdict(exe, prog, execution_why(ctx, exe), prog_why, ctx.match.detail)

@@ -22,8 +22,8 @@ import re
 
 from ..grammar.tokens import official_tokenize
 from ..interp.run import execute_tokens
-from .equivalence import equal_program
-from .results import Verdict
+from .equivalence import Why, equal_program
+from .results import ExecutionWhy, Verdict
 from .official_scorer import ItemContext, execution_why
 from .unitxt import nested_program, safe_arithmetic, tokens_to_text, unitxt, unitxt_2024
 
@@ -88,7 +88,7 @@ def helm_fin_qa(ctx: ItemContext) -> Verdict:
             except ValueError:
                 correct = False
     prog = match.equal
-    return Verdict(correct, prog, execution_why(ctx, correct), "ok" if prog else match.why.value)
+    return Verdict(correct, prog, execution_why(ctx, correct), Why.OK if prog else match.why)
 
 
 def helm_float_equiv(ctx: ItemContext) -> Verdict:
@@ -96,10 +96,11 @@ def helm_float_equiv(ctx: ItemContext) -> Verdict:
     completion = _completion(ctx)
     gold = ctx.gold_value
     if completion is None or gold is None:
-        return Verdict(False, None, "no_answer" if completion is None else "no_gold_answer")
+        return Verdict(False, None, ExecutionWhy.NO_ANSWER if completion is None else ExecutionWhy.NO_GOLD_ANSWER)
     correct = float_equiv(completion, str(gold))
-    why = "ok" if correct else ("no_number" if _first_number(completion) is None or
-                                _first_number(str(gold)) is None else "value_differs")
+    why = ExecutionWhy.OK if correct else (
+        ExecutionWhy.NO_NUMBER if _first_number(completion) is None or _first_number(str(gold)) is None
+        else ExecutionWhy.VALUE_DIFFERS)
     return Verdict(correct, None, why)
 
 
@@ -140,6 +141,6 @@ def pot(ctx: ItemContext) -> Verdict:
     gold = ctx.gold_value
     value = _pot_value(ctx)
     correct = gold is not None and pot_equal(value, gold)
-    why = "ok" if correct else ("no_answer" if value is None else
-                                "no_gold_answer" if gold is None else "value_differs")
+    why = ExecutionWhy.OK if correct else (ExecutionWhy.NO_ANSWER if value is None else
+                                           ExecutionWhy.NO_GOLD_ANSWER if gold is None else ExecutionWhy.VALUE_DIFFERS)
     return Verdict(correct, None, why)

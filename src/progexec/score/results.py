@@ -6,11 +6,13 @@ here formats text.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..interp.table import Table
 from ..records import FORMAT_VERSION
+from .equivalence import Why
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,14 +48,28 @@ class Prediction:
     program_text: str | None = None
 
 
+class ExecutionWhy(str, enum.Enum):
+    """Why one scorer did (not) count an item's execution: the one vocabulary of every scorer."""
+
+    OK = "ok"
+    FALLBACK_OK = "fallback_ok"                # unitxt: the expression fallback matched
+    NO_PROGRAM = "no_program"
+    NO_ANSWER = "no_answer"
+    NO_NUMBER = "no_number"                    # HELM float_equiv: no number to compare
+    NO_GOLD_ANSWER = "no_gold_answer"
+    EXECUTION_INVALID = "execution_invalid"
+    VALUE_DIFFERS = "value_differs"
+    FALLBACK_NO_MATCH = "fallback_no_match"    # unitxt: the expression fallback did not match
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """One scorer's decision on one item. ``program`` is None for scorers without program accuracy."""
 
     execution: bool
     program: bool | None
-    execution_why: str
-    program_why: str | None = None
+    execution_why: ExecutionWhy
+    program_why: Why | None = None
     detail: str = ""
 
 

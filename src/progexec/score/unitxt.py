@@ -25,8 +25,8 @@ from enum import Enum
 
 from ..grammar.tokens import official_tokenize
 from ..interp.run import execute_tokens
-from .equivalence import equal_program
-from .results import GoldItem, Verdict
+from .equivalence import Why, equal_program
+from .results import ExecutionWhy, GoldItem, Verdict
 from .official_scorer import ItemContext
 
 UNITXT_DIALECT = "finqa"
@@ -49,16 +49,8 @@ class Card(Enum):
     Y2024 = "unitxt-2024"
 
 
-class ExecWhy(Enum):
-    """Why unitxt's execution accuracy is (not) 1 for one item."""
-
-    OK = "ok"
-    FALLBACK_OK = "fallback_ok"
-    NO_PROGRAM = "no_program"
-    NO_GOLD_ANSWER = "no_gold_answer"
-    EXECUTION_INVALID = "execution_invalid"
-    VALUE_DIFFERS = "value_differs"
-    FALLBACK_NO_MATCH = "fallback_no_match"
+ExecWhy = ExecutionWhy
+"""unitxt's reasons are the scorers' one vocabulary."""
 
 
 _BINARY: dict[type, Callable[[float, float], float]] = {
@@ -217,16 +209,16 @@ def score_card(ctx: ItemContext, card: Card) -> Verdict:
         exe_why = execution(text, answer, take_first_non_empty_line(gold_program))
     prog = False
     if text is None:
-        prog_why = "no_program"
+        prog_why = Why.NO_PROGRAM
     elif gold_program is None:
-        prog_why = "gold_error"
+        prog_why = Why.GOLD_ERROR
     else:
         # equal_program(pred, gold): unitxt passes the prediction first, the reverse of FinQA's loop
         match = equal_program(official_tokenize(text), official_tokenize(gold_program), UNITXT_DIALECT)
         prog = match.equal
-        prog_why = "ok" if prog else match.why.value
+        prog_why = Why.OK if prog else match.why
     exe = exe_why in (ExecWhy.OK, ExecWhy.FALLBACK_OK)
-    return Verdict(exe, prog, exe_why.value, prog_why)
+    return Verdict(exe, prog, exe_why, prog_why)
 
 
 def unitxt(ctx: ItemContext) -> Verdict:
