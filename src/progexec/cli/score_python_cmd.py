@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..mathqa.sandbox import IsolationUnavailable, SandboxLimits, default_jobs, require_isolation
 from ..mathqa.score_python import DEFAULT_REL_TOL, ItemKind, SnippetInputError, gold_items, predictions, read_records, score
-from .common import EXIT_OK, UsageError
+from .common import EXIT_OK, UsageError, add_batch_options, progress_for
 
 NAME = "score-python"
 HELP = ("run predicted MathQA-Python snippets ({id, code}) in a bubblewrap sandbox, one process each, and score "
@@ -32,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="DANGEROUS: run the snippets without the OS sandbox when bubblewrap is unavailable "
                              "(only in-process checks and rlimits; model code can then read files, see this "
                              "process and signal it). Only for code you trust")
+    add_batch_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,8 +53,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"score-python: WARNING: running model code WITHOUT isolation ({isolation.reason}); "
               "it can read your files and signal this process", file=sys.stderr)
     limits = SandboxLimits(timeout=args.timeout, memory_bytes=args.memory_mb * 1024 * 1024)
-    result = score(gold, predicted, args.rel_tol, limits, args.jobs, unsafe_no_isolation=args.unsafe_no_isolation,
-                   isolation=isolation.describe())
+    progress = progress_for(args, len(gold), "score-python")
+    try:
+        result = score(gold, predicted, args.rel_tol, limits, args.jobs, unsafe_no_isolation=args.unsafe_no_isolation,
+                       isolation=isolation.describe(), progress=progress.update)
+    finally:
+        progress.close()
     if args.json:
         print(json.dumps(result.record(), ensure_ascii=False, allow_nan=False))
     else:

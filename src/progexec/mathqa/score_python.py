@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -68,7 +68,7 @@ class Line:
 
 
 @dataclass(frozen=True, slots=True)
-class ScoredItem:
+class ScoredSnippet:
     """One gold item and how its prediction fared; ``reason`` says why it is not correct."""
 
     id: str | None
@@ -103,7 +103,7 @@ class BadPrediction:
 class Score:
     """The scoring of a prediction file against a gold file."""
 
-    items: tuple[ScoredItem, ...]
+    items: tuple[ScoredSnippet, ...]
     rel_tol: float
     extra_predictions: int = 0
     bad_predictions: tuple[BadPrediction, ...] = ()
@@ -264,7 +264,8 @@ def _unrunnable(item: GoldItem, predicted: Predictions) -> tuple[ItemKind, str] 
 
 def score(gold: Sequence[GoldItem], predicted: Predictions, rel_tol: float = DEFAULT_REL_TOL,
           limits: SandboxLimits = SandboxLimits(), jobs: int | None = None, *,
-          unsafe_no_isolation: bool = False, isolation: str = "") -> Score:
+          unsafe_no_isolation: bool = False, isolation: str = "",
+          progress: Callable[[int], None] | None = None) -> Score:
     """Run every predicted snippet that matches one scorable gold item (in parallel) and score them, in gold order.
 
     Raises IsolationUnavailable when the machine cannot isolate the snippets and
@@ -272,18 +273,23 @@ def score(gold: Sequence[GoldItem], predicted: Predictions, rel_tol: float = DEF
     """
     runnable = [index for index, item in enumerate(gold) if _unrunnable(item, predicted) is None]
     codes = (predicted.code[gold[index].id or ""] or "" for index in runnable)
-    results = dict(zip(runnable, run_snippets(codes, limits, jobs, unsafe_no_isolation=unsafe_no_isolation)))
+    results: dict[int, SnippetResult] = {}
+    for done, (index, result) in enumerate(zip(runnable, run_snippets(codes, limits, jobs,
+                                                                       unsafe_no_isolation=unsafe_no_isolation)), 1):
+        results[index] = result
+        if progress is not None:
+            progress(done)
     items = []
     for index, item in enumerate(gold):
         result = results.get(index)
         if result is None:
             problem = _unrunnable(item, predicted)
             assert problem is not None
-            items.append(ScoredItem(item.id, item.answer, False, None, problem[0].value, problem[1], item.line))
+            items.append(ScoredSnippet(item.id, item.answer, False, None, problem[0].value, problem[1], item.line))
             continue
         assert item.answer is not None
         correct, kind, reason = judge(item.answer, result, rel_tol)
-        items.append(ScoredItem(item.id, item.answer, correct, result.answer, kind, reason, item.line))
+        items.append(ScoredSnippet(item.id, item.answer, correct, result.answer, kind, reason, item.line))
     gold_ids = {item.id for item in gold}
     extra = sum(1 for key in predicted.code if key not in gold_ids)
     return Score(tuple(items), rel_tol, extra, predicted.bad, isolation)
