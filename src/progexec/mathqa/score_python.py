@@ -274,9 +274,9 @@ def score(gold: Sequence[GoldItem], predicted: Predictions, rel_tol: float = DEF
     runnable = [index for index, item in enumerate(gold) if _unrunnable(item, predicted) is None]
     codes = (predicted.code[gold[index].id or ""] or "" for index in runnable)
     results: dict[int, SnippetResult] = {}
-    for done, (index, result) in enumerate(zip(runnable, run_snippets(codes, limits, jobs,
-                                                                       unsafe_no_isolation=unsafe_no_isolation)), 1):
-        results[index] = result
+    for done, (index, ran) in enumerate(zip(runnable, run_snippets(codes, limits, jobs,
+                                                                   unsafe_no_isolation=unsafe_no_isolation)), 1):
+        results[index] = ran
         if progress is not None:
             progress(done)
     items = []
