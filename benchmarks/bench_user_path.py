@@ -56,6 +56,9 @@ MEMORY_GOAL_MB = 200.0
 """exec's peak RSS on the big input must stay below this."""
 FINQA_SCRIPT = Path("code/evaluate/evaluate.py")
 CONVFINQA_SCRIPT = Path("code/utils/general_utils.py")
+TITLES = {"score": "one run of each side per set; speed-up = official seconds / progexec seconds",
+          "exec": "best of {args.repeat}; ratio = progexec / official CPU time per program",
+          "memory": "progexec exec on a generated {args.big_gb:g} GB JSON Lines file"}
 _ACCURACY = re.compile(r"^(Exe|Prog) acc:\s+(\S+)\s*$", re.MULTILINE)
 
 
@@ -163,6 +166,8 @@ class Bench:
         self.env = {**os.environ, "PYTHONPATH": str(args.progexec_src)}
         self.finqa: Path | None = _script_dir(args.official_finqa, FINQA_SCRIPT)
         self.convfinqa: Path | None = _script_dir(args.official_convfinqa, CONVFINQA_SCRIPT)
+        self.problems: list[str] = []
+        """Disagreements and progexec failures found so far (they make the exit code 1)."""
 
     def progexec(self, *arguments: str, keep_stdout: bool = True, memory_cap_bytes: int | None = None) -> Child:
         """``python -m progexec ARGUMENTS`` with the selected progexec source on PYTHONPATH."""
@@ -233,29 +238,34 @@ def _ratio(numerator: float, denominator: float) -> str:
     return f"{numerator / denominator:.1f}x" if denominator > 0 else "-"
 
 
-def score_table(bench: Bench) -> tuple[list[str], bool]:
-    """Run every score set on both sides; the table's lines and whether every comparable row agreed."""
-    lines = ["| prediction set | official s | progexec s | speed-up (wall) | speed-up (CPU) | official exe / prog "
-             "| progexec exe / prog | same | goal >= 10x |",
-             "|---|---:|---:|---:|---:|---|---|---|---|"]
-    agreed = True
+def score_table(bench: Bench) -> Iterator[str]:
+    """Run every score set on both sides, yielding the table row by row; disagreements go to ``bench.problems``."""
+    yield ("| prediction set | official s | progexec s | speed-up (wall) | speed-up (CPU) | official exe / prog "
+           "| progexec exe / prog | same | goal >= 10x |")
+    yield "|---|---:|---:|---:|---:|---|---|---|---|"
     notes: list[str] = []
     for item in score_sets(bench):
         official, ours = official_score(bench, item), progexec_score(bench, item)
         both = official.status is Status.OK and ours.status is Status.OK
         same = "-" if not both else ("yes" if official.accuracies == ours.accuracies else "NO")
-        agreed = agreed and same != "NO" and ours.status is not Status.FAILED
+        if same == "NO":
+            bench.problems.append(f"{item.name}: progexec's official scorer disagrees with the official script")
         if both and official.child is not None and ours.child is not None:
             wall = _ratio(official.child.wall, ours.child.wall)
             cpu = _ratio(official.child.cpu, ours.child.cpu)
             goal = "met" if official.child.wall / ours.child.wall >= SCORE_GOAL else "NOT met"
         else:
             wall = cpu = goal = "-"
-        lines.append(f"| {item.name} | {_seconds(official)} | {_seconds(ours)} | {wall} | {cpu} "
-                     f"| {_pair(official.accuracies)} | {_pair(ours.accuracies)} | {same} | {goal} |")
-        notes.extend(f"{item.name}: {side} {result.note}" for side, result in (("official", official), ("progexec", ours))
-                     if result.status is Status.FAILED)
-    return lines + [f"- {note}" for note in notes], agreed
+        yield (f"| {item.name} | {_seconds(official)} | {_seconds(ours)} | {wall} | {cpu} "
+               f"| {_pair(official.accuracies)} | {_pair(ours.accuracies)} | {same} | {goal} |")
+        for side, result in (("official", official), ("progexec", ours)):
+            if result.status is Status.FAILED:
+                notes.append(f"{item.name}: {side} {result.note}")
+                if side == "progexec":
+                    bench.problems.append(notes[-1])
+    if notes:
+        yield ""
+    yield from (f"- {note}" for note in notes)
 
 
 def _pair(accuracies: tuple[float, float] | None) -> str:
@@ -282,7 +292,7 @@ def _copies(items: list[Any], copies: int) -> list[Any]:
     return [item if copy == 0 else {**item, "id": f"{item['id']}#{copy}"} for copy in range(copies) for item in items]
 
 
-def exec_table(bench: Bench, copies: int) -> list[str]:
+def exec_table(bench: Bench, copies: int) -> Iterator[str]:
     """progexec exec per program beside the official loop over the same programs, from the checkout.
 
     Times are CPU seconds (the child's user + system time; the official loop's process time), the
@@ -296,11 +306,12 @@ def exec_table(bench: Bench, copies: int) -> list[str]:
     empty = bench.work / "empty.json"
     empty.write_text("[]", encoding="utf-8")
     start_up = exec_cpu(empty)
-    lines = [f"progexec exec on an empty file (interpreter and import start-up): {start_up.cpu:.3f} s CPU, "
-             f"{start_up.wall:.3f} s wall (exit {start_up.returncode})", "",
-             f"| input | programs | progexec CPU s (wall s) | CPU s x{copies} | 1-item CPU s "
-             f"| progexec µs/program (x{copies} - 1-item) | official loop µs/program | ratio | goal <= 1x |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    yield (f"progexec exec on an empty file (interpreter and import start-up): {start_up.cpu:.3f} s CPU, "
+           f"{start_up.wall:.3f} s wall (exit {start_up.returncode})")
+    yield ""
+    yield (f"| input | programs | progexec CPU s (wall s) | CPU s x{copies} | 1-item CPU s "
+           f"| progexec µs/program (x{copies} - 1-item) | official loop µs/program | ratio | goal <= 1x |")
+    yield "|---|---:|---:|---:|---:|---:|---:|---:|---|"
     for name, path, module, directory in _exec_inputs(bench):
         stem = f"{path.parent.name}-{path.stem}"
         items = json.loads(path.read_text(encoding="utf-8"))
@@ -310,7 +321,8 @@ def exec_table(bench: Bench, copies: int) -> list[str]:
         one = exec_cpu(_write_items(bench.work / f"{stem}-1.json", items[:1]))
         failed = next((child for child in (full, many, one) if child.returncode != 0), None)
         if failed is not None:
-            lines.append(f"| {name} | {n} | failed: exit {failed.returncode}: {_tail(failed.stderr)} | | | | | | |")
+            bench.problems.append(f"exec {name}: exit {failed.returncode}: {_tail(failed.stderr)}")
+            yield f"| {name} | {n} | failed: exit {failed.returncode} | | | | | | |"
             continue
         per_program = (many.cpu - one.cpu) / (n * copies - n_first) * 1e6
         loop = _official_loop(bench, module, directory, path)
@@ -320,9 +332,8 @@ def exec_table(bench: Bench, copies: int) -> list[str]:
             official_us = float(loop["cpu"]) / int(loop["n"]) * 1e6
             official_cell, ratio = f"{official_us:.1f}", f"{per_program / official_us:.2f}x"
             goal = "met" if per_program / official_us <= EXEC_GOAL else "NOT met"
-        lines.append(f"| {name} | {n} | {full.cpu:.3f} ({full.wall:.3f}) | {many.cpu:.3f} | {one.cpu:.3f} "
-                     f"| {per_program:.1f} | {official_cell} | {ratio} | {goal} |")
-    return lines
+        yield (f"| {name} | {n} | {full.cpu:.3f} ({full.wall:.3f}) | {many.cpu:.3f} | {one.cpu:.3f} "
+               f"| {per_program:.1f} | {official_cell} | {ratio} | {goal} |")
 
 
 def _official_loop(bench: Bench, module: str, directory: Path | None, path: Path) -> dict[str, Any] | None:
@@ -361,7 +372,7 @@ def write_big_input(source: Path, target: Path, size_bytes: int) -> int:
     return lines
 
 
-def memory_table(bench: Bench, size_gb: float, cap_gb: float) -> list[str]:
+def memory_table(bench: Bench, size_gb: float, cap_gb: float) -> Iterator[str]:
     """Peak RSS of ``progexec exec`` on a generated file of ``size_gb`` GB (deleted afterwards)."""
     big = bench.work / "big.jsonl"
     try:
@@ -372,20 +383,32 @@ def memory_table(bench: Bench, size_gb: float, cap_gb: float) -> list[str]:
         big.unlink(missing_ok=True)
     outcome = "ok" if child.returncode == 0 else f"exit {child.returncode}: {_tail(child.stderr)}"
     goal = "met" if child.returncode == 0 and child.max_rss_mb < MEMORY_GOAL_MB else "NOT met"
-    return ["| input | programs | seconds | µs/program | peak RSS MB | outcome | goal < 200 MB |",
-            "|---|---:|---:|---:|---:|---|---|",
-            f"| {size / 1e9:.2f} GB JSON Lines | {lines} | {child.wall:.1f} | {child.wall / lines * 1e6:.0f} "
-            f"| {child.max_rss_mb:.0f} | {outcome} | {goal} |",
-            f"(the child's address space was capped at {cap_gb:g} GB so that a non-streaming reader fails "
-            "instead of exhausting a shared machine)"]
+    yield "| input | programs | wall s | CPU s | CPU µs/program | peak RSS MB | outcome | goal < 200 MB |"
+    yield "|---|---:|---:|---:|---:|---:|---|---|"
+    yield (f"| {size / 1e9:.3g} GB JSON Lines | {lines} | {child.wall:.1f} | {child.cpu:.1f} "
+           f"| {child.cpu / lines * 1e6:.0f} | {child.max_rss_mb:.0f} | {outcome} | {goal} |")
+    yield ""
+    yield (f"(the child's address space is capped at {cap_gb:g} GB, so that a reader that does not stream fails "
+           "instead of exhausting a shared machine)")
 
 
 # ---------------------------------------------------------------- main
 
 
 def _commit(path: Path) -> str:
-    found = subprocess.run(["git", "-C", str(path), "log", "-1", "--format=%h %s"], capture_output=True, text=True)
-    return found.stdout.strip()[:80] if found.returncode == 0 else "not a git checkout"
+    """The last commit that changed files under ``path``, and whether they have changed since."""
+    found = subprocess.run(["git", "-C", str(path), "log", "-1", "--format=last commit here: %h %s", "--", "."],
+                           capture_output=True, text=True)
+    if found.returncode != 0:
+        return "not a git checkout"
+    changed = subprocess.run(["git", "-C", str(path), "status", "--porcelain", "."], capture_output=True, text=True)
+    return found.stdout.strip()[:70] + (", with uncommitted changes" if changed.stdout.strip() else "")
+
+
+def _python_version(python: str) -> str:
+    found = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
+                           capture_output=True, text=True)
+    return found.stdout.strip() or f"unknown: {_tail(found.stderr)}"
 
 
 def header(bench: Bench, args: argparse.Namespace) -> list[str]:
@@ -393,7 +416,7 @@ def header(bench: Bench, args: argparse.Namespace) -> list[str]:
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     lines = [f"date: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC",
              f"machine: {platform.machine()}, {os.cpu_count()} cores, load average {load}",
-             f"python: {bench.python} ({platform.python_version()} runs this script)",
+             f"python (both sides): {bench.python} ({_python_version(bench.python)})",
              f"progexec src: {args.progexec_src} ({_commit(args.progexec_src)})"]
     for name, directory in (("official FinQA", bench.finqa), ("official ConvFinQA", bench.convfinqa)):
         lines.append(f"{name}: {directory} ({_commit(directory)})" if directory is not None else
@@ -441,17 +464,18 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-user-path-", dir=args.tmp) as work:
         bench = Bench(args, Path(work))
         print("\n".join(header(bench, args)), flush=True)
-        agreed = True
-        if "score" in parts:
-            lines, agreed = score_table(bench)
-            print("\n## score (one run each; speed-up = official / progexec)\n\n" + "\n".join(lines), flush=True)
-        if "exec" in parts:
-            print(f"\n## exec (best of {args.repeat}; ratio = progexec / official per program)\n\n"
-                  + "\n".join(exec_table(bench, args.exec_copies)), flush=True)
-        if "memory" in parts:
-            print(f"\n## memory (progexec exec, {args.big_gb:g} GB input)\n\n"
-                  + "\n".join(memory_table(bench, args.big_gb, args.big_cap_gb)), flush=True)
-    return 0 if agreed else 1
+        sections: list[tuple[str, Callable[[], Iterator[str]]]] = [
+            ("score", lambda: score_table(bench)),
+            ("exec", lambda: exec_table(bench, args.exec_copies)),
+            ("memory", lambda: memory_table(bench, args.big_gb, args.big_cap_gb))]
+        for name, table in sections:
+            if name in parts:
+                print(f"\n## {name}: {TITLES[name].format(args=args)}\n", flush=True)
+                for line in table():
+                    print(line, flush=True)
+        if bench.problems:
+            print("\nproblems:\n" + "\n".join(f"- {problem}" for problem in bench.problems))
+    return 1 if bench.problems else 0
 
 
 if __name__ == "__main__":
