@@ -395,14 +395,19 @@ def memory_table(bench: Bench, size_gb: float, cap_gb: float) -> Iterator[str]:
 # ---------------------------------------------------------------- main
 
 
+def _git(path: Path, *arguments: str) -> str:
+    found = subprocess.run(["git", "-C", str(path), *arguments], capture_output=True, text=True)
+    return found.stdout.strip() if found.returncode == 0 else ""
+
+
 def _commit(path: Path) -> str:
-    """The last commit that changed files under ``path``, and whether they have changed since."""
-    found = subprocess.run(["git", "-C", str(path), "log", "-1", "--format=last commit here: %h %s", "--", "."],
-                           capture_output=True, text=True)
-    if found.returncode != 0:
+    """HEAD, the last commit that changed files under ``path``, and whether any of them is modified now."""
+    head = _git(path, "rev-parse", "--short", "HEAD")
+    if not head:
         return "not a git checkout"
-    changed = subprocess.run(["git", "-C", str(path), "status", "--porcelain", "."], capture_output=True, text=True)
-    return found.stdout.strip()[:70] + (", with uncommitted changes" if changed.stdout.strip() else "")
+    last = _git(path, "log", "-1", "--format=%h %s", "--", ".")[:60]
+    modified = _git(path, "diff", "--name-only", "--diff-filter=AM", "HEAD", "--", ".")
+    return f"HEAD {head}; last change here: {last}" + ("; with uncommitted changes" if modified else "")
 
 
 def _python_version(python: str) -> str:
