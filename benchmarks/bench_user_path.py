@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,13 @@ TITLES = {"score": "one run of each side per set; speed-up = official seconds / 
           "exec": "best of {args.repeat}; ratio = progexec / official CPU time per program",
           "memory": "progexec exec on a generated {args.big_gb:g} GB JSON Lines file"}
 _ACCURACY = re.compile(r"^(Exe|Prog) acc:\s+(\S+)\s*$", re.MULTILINE)
+
+
+class Dialect(enum.Enum):
+    """Which official evaluator scores a set."""
+
+    FINQA = "finqa"
+    CONVFINQA = "convfinqa"
 
 
 class Status(enum.Enum):
@@ -100,21 +108,19 @@ class ScoreSet:
     predictions: Path
     gold: Path
     official_gold: Path
-    dialect: str
+    dialect: Dialect
 
 
 def run_child(command: Sequence[str], *, env: dict[str, str] | None = None, cwd: Path | None = None,
               keep_stdout: bool = True, memory_cap_bytes: int | None = None) -> Child:
     """Run a command to completion; its own rusage (``os.wait4``) gives CPU time and peak RSS."""
+    cap = None if memory_cap_bytes is None else partial(resource.setrlimit, resource.RLIMIT_AS,
+                                                          (memory_cap_bytes, memory_cap_bytes))
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        def limit() -> None:
-            if memory_cap_bytes is not None:
-                resource.setrlimit(resource.RLIMIT_AS, (memory_cap_bytes, memory_cap_bytes))
-
         started = time.perf_counter()
         process = subprocess.Popen(list(command), env=env, cwd=cwd, stdin=subprocess.DEVNULL,
                                    stdout=out if keep_stdout else subprocess.DEVNULL, stderr=err,
-                                   preexec_fn=limit if memory_cap_bytes is not None else None)
+                                   preexec_fn=cap)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - started
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -197,7 +203,7 @@ def score_sets(bench: Bench) -> Iterator[ScoreSet]:
     finqa = bench.data / "finqa"
     for path in sorted((finqa / "predictions").glob("*.json")):
         gold = finqa / ("dev.json" if "_dev_" in path.name else "test.json")
-        yield ScoreSet(path.stem.removesuffix("_predictions"), path, gold, gold, "finqa")
+        yield ScoreSet(path.stem.removesuffix("_predictions"), path, gold, gold, Dialect.FINQA)
     if bench.convfinqa is None:
         return
     dev = bench.data / "convfinqa" / "dev.json"
@@ -207,12 +213,12 @@ def score_sets(bench: Bench) -> Iterator[ScoreSet]:
     turns = bench.work / official_driver.TURN_FILE
     for label, name in (("gold-as-prediction", official_driver.GOLD_AS_PRED_FILE),
                         ("last-args-swapped", official_driver.SWAPPED_FILE)):
-        yield ScoreSet(f"convfinqa-dev {label} (synthetic)", bench.work / name, dev, turns, "convfinqa")
+        yield ScoreSet(f"convfinqa-dev {label} (synthetic)", bench.work / name, dev, turns, Dialect.CONVFINQA)
 
 
 def official_score(bench: Bench, item: ScoreSet) -> Side:
     """The official evaluator on one set: ``python evaluate.py PRED GOLD`` for FinQA, the driver for ConvFinQA."""
-    if item.dialect == "finqa":
+    if item.dialect is Dialect.FINQA:
         if bench.finqa is None:
             return Side(Status.SKIPPED, note="no --official-finqa")
         child = run_child([bench.python, FINQA_SCRIPT.name, str(item.predictions), str(item.official_gold)],
