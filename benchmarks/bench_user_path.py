@@ -169,6 +169,7 @@ class Bench:
         self.data: Path = args.data
         self.work = work
         self.repeat: int = args.repeat
+        self.sets: list[str] = args.sets
         self.env = {**os.environ, "PYTHONPATH": str(args.progexec_src)}
         self.finqa: Path | None = _script_dir(args.official_finqa, FINQA_SCRIPT)
         self.convfinqa: Path | None = _script_dir(args.official_convfinqa, CONVFINQA_SCRIPT)
@@ -251,6 +252,8 @@ def score_table(bench: Bench) -> Iterator[str]:
     yield "|---|---:|---:|---:|---:|---|---|---|---|"
     notes: list[str] = []
     for item in score_sets(bench):
+        if bench.sets and not any(part in item.name for part in bench.sets):
+            continue
         official, ours = official_score(bench, item), progexec_score(bench, item)
         both = official.status is Status.OK and ours.status is Status.OK
         same = "-" if not both else ("yes" if official.accuracies == ours.accuracies else "NO")
@@ -452,6 +455,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="the downloaded datasets (default ../shared/data; env PROGEXEC_DATA)")
     parser.add_argument("--python", default=sys.executable, help="interpreter for both sides (default: this one)")
     parser.add_argument("--parts", default="score,exec,memory", help="comma-separated: score, exec, memory")
+    parser.add_argument("--sets", action="append", default=[], metavar="TEXT",
+                        help="score only the sets whose name contains TEXT (repeatable; default: all)")
     parser.add_argument("--repeat", type=int, default=3, help="exec runs per measurement; the best is kept")
     parser.add_argument("--exec-copies", type=int, default=10,
                         help="exec's per-program time is measured on each file repeated this many times")
