@@ -116,15 +116,21 @@ def limit_exceeded(item: Item, message: str) -> Execution:
 def bounded(item: Item, work: Callable[[], T], stopped: Callable[[str], T], limits: Limits | None = None) -> T:
     """Run ``work`` for ``item`` under ``limits`` and its wall-clock backstop; ``stopped(message)`` when
     the clock, the stack or memory runs out (the message names the bound)."""
+    if limits is None:  # the limits already in force: no context to install (the common, hot case)
+        return _backstopped(work, stopped)
     with using(limits):
-        try:
-            return run_with_deadline(work)
-        except ItemTimeLimitExceeded as error:
-            return stopped(str(error))
-        except RecursionError:
-            return stopped("the item is nested too deeply to execute (the interpreter's stack)")
-        except MemoryError:
-            return stopped("the item needs more memory than is available")
+        return _backstopped(work, stopped)
+
+
+def _backstopped(work: Callable[[], T], stopped: Callable[[str], T]) -> T:
+    try:
+        return run_with_deadline(work)
+    except ItemTimeLimitExceeded as error:
+        return stopped(str(error))
+    except RecursionError:
+        return stopped("the item is nested too deeply to execute (the interpreter's stack)")
+    except MemoryError:
+        return stopped("the item needs more memory than is available")
 
 
 def execute(item: Item, limits: Limits | None = None, semantics: Semantics = Semantics.PROGEXEC) -> Execution:
