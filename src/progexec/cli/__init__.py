@@ -16,6 +16,7 @@ from .common import EXIT_USAGE, UsageError, internal_error
 
 COMMAND_MODULES = (
     "run", "exec_cmd", "report_cmd", "score_cmd", "check_rounder_cmd", "mathqa_cmd", "score_python_cmd",
+    "reward_cmd", "serve_cmd",
 )
 """Subcommand modules, in help order; a module that is not present in this build is skipped."""
 

@@ -1,0 +1,60 @@
+"""``score_completion``: one completion against one gold record, under one policy, to a typed result.
+
+It never raises (a bad gold, policy or completion is a typed status), never hangs (every size is
+checked before work: the completion's length here, program sizes in :mod:`.programs`, spans in
+:mod:`.extract`), keeps no mutable state between calls, and evaluates nothing as Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .gold import GoldRecord, GoldRecordError, parse_policy
+from .goldvalue import ResolvedGold, resolve
+from .model import DEFAULT_POLICY, Policy, RewardResult, RewardStatus, make_result
+from .policies import helm, numeric, official
+
+MAX_COMPLETION_CHARS = 100_000
+# bound: MAX_COMPLETION_CHARS = 100_000 — a longer completion is too_large and is not read at all
+
+_POLICIES: dict[Policy, Callable[[str, GoldRecord, ResolvedGold], RewardResult]] = {
+    Policy.OFFICIAL: official, Policy.NUMERIC: numeric, Policy.HELM: helm,
+}
+
+
+def score_completion(completion: str, gold: GoldRecord | Mapping[str, Any] | str, *,
+                     policy: Policy | str | None = None) -> RewardResult:
+    """Judge ``completion`` against ``gold`` (a GoldRecord, its dict, or its JSON text).
+
+    ``policy`` (a Policy or its name) overrides the record's ``policy``; with neither, numeric.
+    """
+    chosen = DEFAULT_POLICY
+    try:
+        if policy is not None:
+            try:
+                chosen = parse_policy(policy)
+            except GoldRecordError:
+                return make_result(RewardStatus.BAD_POLICY, chosen, name=str(policy)[:100])
+        try:
+            record = gold if isinstance(gold, GoldRecord) else GoldRecord.from_mapping(gold)
+        except GoldRecordError as error:
+            return make_result(RewardStatus.BAD_GOLD, chosen, detail=str(error))
+        if policy is None and record.policy is not None:
+            chosen = record.policy
+        return _score(completion, record, chosen)
+    except Exception as error:  # the backstop of the never-raises promise: a bug becomes a typed status
+        return make_result(RewardStatus.INTERNAL_ERROR, chosen, detail=f"{type(error).__name__}: {error}"[:300])
+
+
+def _score(completion: object, record: GoldRecord, policy: Policy) -> RewardResult:
+    if not isinstance(completion, str):
+        return make_result(RewardStatus.BAD_INPUT, policy,
+                           detail=f"the completion must be a string, got {type(completion).__name__}")
+    if len(completion) > MAX_COMPLETION_CHARS:
+        return make_result(RewardStatus.TOO_LARGE, policy, what="the completion", size=len(completion),
+                           limit=MAX_COMPLETION_CHARS)
+    resolved = resolve(record)
+    if resolved.value is None:
+        return make_result(RewardStatus.BAD_GOLD, policy, detail=resolved.error)
+    return _POLICIES[policy](completion, record, resolved)

@@ -1,0 +1,97 @@
+"""Finding what a completion answered: program candidates and final-answer spans.
+
+A program is the content of a fenced block (untagged or tagged ``program``/``finqa``/
+``convfinqa``/``mathqa``/``dsl``) that starts like a call, or the rest of a line after
+``Program:``. A final answer is the content of ``\\boxed{...}``, or the rest of the line after
+``Answer:`` (``Final answer:``), ``####`` or "the answer is"; failing every marker, a last line
+that is nothing but one number or a yes/no. Scanning is linear: regexes without nested
+quantifiers, the boxed braces matched by one counting pass.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .numbers import normalise
+
+MAX_SPANS = 32
+# bound: MAX_SPANS = 32 — at most this many answer spans (or program candidates) are read per completion
+
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
+_PROGRAM_TAGS = frozenset({"", "program", "finqa", "convfinqa", "mathqa", "dsl", "text", "plaintext"})
+_CALL_START = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*\(")
+_PROGRAM_MARKER = re.compile(r"(?im)^[ \t>*_#-]*program[ \t*_]*[:：][ \t*_]*(.*)$")
+_ANSWER_MARKER = re.compile(
+    r"(?i)(?:\bfinal[ \t]+answer|\banswer)[ \t*_]*[:：]|####|\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is\b[ \t]*:?")
+_BOXED = re.compile(r"\\boxed[ \t]*\{")
+_BARE_LINE = re.compile(
+    r"^[ \t]*(?:yes|no|[-+(]?[ \t]*(?:US\$|[$€£¥])?[ \t]*[-+(]?[ \t]*[\d.,]+[ \t]*"
+    r"(?:%|percent|thousand|million|billion|trillion|bn|mn|[kmb])?[ \t]*\)?)[ \t]*\.?[ \t]*$",
+    re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """Every candidate a completion holds: program texts, boxed spans, marker spans, a bare last line."""
+
+    programs: tuple[str, ...]
+    boxed: tuple[str, ...]
+    marked: tuple[str, ...]
+    bare: str | None
+
+
+def find(completion: str) -> Found:
+    """Collect the candidates of one completion (at most :data:`MAX_SPANS` of each kind)."""
+    return Found(_programs(completion), _boxed(completion), _marked(completion), _bare_line(completion))
+
+
+def _programs(text: str) -> tuple[str, ...]:
+    found: list[str] = []
+    for fence in _FENCE.finditer(text):
+        tag, body = fence.group(1).lower(), fence.group(2).strip()
+        if tag in _PROGRAM_TAGS and _CALL_START.match(body):
+            found.append(" ".join(body.split()) if "|" in body else body)
+        if len(found) >= MAX_SPANS:
+            return tuple(found)
+    for marker in _PROGRAM_MARKER.finditer(text):
+        body = marker.group(1).strip().strip("`*_").strip()
+        if _CALL_START.match(body):
+            found.append(body)
+        if len(found) >= MAX_SPANS:
+            break
+    return tuple(dict.fromkeys(found))
+
+
+def _boxed(text: str) -> tuple[str, ...]:
+    found: list[str] = []
+    for start in _BOXED.finditer(text):
+        depth, index = 1, start.end()
+        while index < len(text) and depth:
+            char = text[index]
+            depth += 1 if char == "{" else -1 if char == "}" else 0
+            index += 1
+        if depth:
+            break  # an unclosed box: nothing after it is read as an answer
+        found.append(text[start.end():index - 1])
+        if len(found) >= MAX_SPANS:
+            break
+    return tuple(found)
+
+
+def _marked(text: str) -> tuple[str, ...]:
+    found: list[str] = []
+    for marker in _ANSWER_MARKER.finditer(text):
+        line_end = text.find("\n", marker.end())
+        span = text[marker.end(): len(text) if line_end < 0 else line_end]
+        found.append(span)
+        if len(found) >= MAX_SPANS:
+            break
+    return tuple(found)
+
+
+def _bare_line(text: str) -> str | None:
+    stripped = text.rstrip()
+    last = stripped[stripped.rfind("\n") + 1:]
+    line = normalise(last)
+    return line if _BARE_LINE.match(line) else None

@@ -1,0 +1,122 @@
+"""The gold record a completion is judged against, read from a dict or a JSON string.
+
+Shape: ``{"answer", "program", "table", "dialect", "options", "policy", "problem"}``, every key
+optional but at least one of ``answer`` / ``program``; other keys (an id, a question) are ignored. ``problem`` (MathQA only) is the problem
+text whose numbers the ``nK`` inputs of a MathQA program name.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ProgexecError
+from ..interp.table import TableError, validate_table
+from .model import Policy
+
+DIALECTS = ("finqa", "convfinqa", "mathqa")
+
+MAX_GOLD_JSON_CHARS = 4_000_000
+# bound: MAX_GOLD_JSON_CHARS = 4_000_000 — a gold record given as JSON text longer than this is bad_gold
+
+
+class GoldRecordError(ProgexecError, ValueError):
+    """A gold record that cannot be used; the message names the field."""
+
+
+def parse_policy(value: object) -> Policy:
+    """A Policy from its name (or a Policy); raise GoldRecordError for anything else."""
+    if isinstance(value, Policy):
+        return value
+    if isinstance(value, str):
+        try:
+            return Policy(value.strip().lower())
+        except ValueError:
+            pass
+    raise GoldRecordError(f"unknown policy {value!r}; known: official, numeric, helm")
+
+
+@dataclass(frozen=True, slots=True)
+class GoldRecord:
+    """One item's gold: its answer (``exe_ans``) and/or program, table, dialect, MathQA options."""
+
+    answer: str | float | bool | None = None
+    program: str | None = None
+    table: list[list[str]] | None = None
+    dialect: str = "finqa"
+    options: str | None = None
+    policy: Policy | None = None
+    problem: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.answer is None and self.program is None:
+            raise GoldRecordError("the gold record has neither an answer nor a program")
+        if self.dialect not in DIALECTS:
+            raise GoldRecordError(f"dialect must be one of {', '.join(DIALECTS)}, got {self.dialect!r}")
+        if isinstance(self.answer, float) and not math.isfinite(self.answer):
+            raise GoldRecordError(f"answer must be finite, got {self.answer!r}")
+
+    @classmethod
+    def from_mapping(cls, obj: Mapping[str, Any] | str) -> GoldRecord:
+        """Read a gold record from a mapping or a JSON object string; raise GoldRecordError."""
+        if isinstance(obj, str):
+            obj = _loads(obj)
+        if not isinstance(obj, Mapping):
+            raise GoldRecordError(f"a gold record is a JSON object, got {type(obj).__name__}")
+        return cls(
+            answer=_answer(obj.get("answer")),
+            program=_optional_str(obj, "program"),
+            table=_table(obj.get("table")),
+            dialect=_dialect(obj.get("dialect")),
+            options=_optional_str(obj, "options"),
+            policy=None if obj.get("policy") is None else parse_policy(obj.get("policy")),
+            problem=_optional_str(obj, "problem"),
+        )
+
+
+def _loads(text: str) -> Any:
+    if len(text) > MAX_GOLD_JSON_CHARS:
+        raise GoldRecordError(f"the gold JSON is {len(text)} characters long, over {MAX_GOLD_JSON_CHARS}")
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise GoldRecordError(f"the gold record is not JSON ({error})") from None
+
+
+def _answer(value: Any) -> str | float | bool | None:
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, (int, float)):
+        try:
+            number = float(value)
+        except OverflowError:
+            raise GoldRecordError(f"answer {value!r} is too large for a float") from None
+        return number
+    raise GoldRecordError(f"answer must be a string, number, boolean or null, got {type(value).__name__}")
+
+
+def _optional_str(obj: Mapping[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise GoldRecordError(f"{key} must be a string or null, got {type(value).__name__}")
+
+
+def _table(value: Any) -> list[list[str]] | None:
+    if value is None:
+        return None
+    try:
+        return validate_table(value)
+    except TableError as error:
+        raise GoldRecordError(str(error)) from None
+
+
+def _dialect(value: Any) -> str:
+    if value is None:
+        return "finqa"
+    if isinstance(value, str) and value.strip().lower() in DIALECTS:
+        return value.strip().lower()
+    raise GoldRecordError(f"dialect must be one of {', '.join(DIALECTS)}, got {value!r}")

@@ -1,0 +1,169 @@
+"""Reading one final-answer text as a number or a yes/no, by the written rule of docs/reward.md.
+
+The text must hold exactly one number and be short (at most :data:`MAX_PROSE_WORDS` other words). Its sign (``-``, U+2212, a parenthesised amount), thousands
+separators, a currency mark, ``%`` (divides by 100) and a scale word (thousand, million, billion,
+trillion, or an attached ``k``/``m``/``bn``) are read; the unscaled number is kept so a caller can
+tell a scale mismatch from a wrong answer. Every pattern here is linear in the text's length.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+from dataclasses import dataclass
+
+MIN_ROUNDING_DIGITS = 3
+"""A number written with at least this many significant digits may be the gold rounded to its precision."""
+
+MAX_PROSE_WORDS = 6
+"""An answer holds its number and at most this many other words (unit, currency and scale words not counted)."""
+
+MAX_NUMBER_CHARS = 64
+# bound: MAX_NUMBER_CHARS = 64 — a number written with more characters is unreadable, never parsed
+
+_NUMBER = re.compile(
+    r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d{1,3}(?!\d))?")
+_PERCENT = re.compile(r"\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b)", re.IGNORECASE)
+_SCALE_WORD = re.compile(r"\s*(thousands?|millions?|billions?|trillions?|bn|mn)\b", re.IGNORECASE)
+_SCALE_SUFFIX = re.compile(r"(k|m|b)\b", re.IGNORECASE)
+_PREFIX = re.compile(r"(\(?)\s*([-+]?)\s*(?:US\$|USD|EUR|GBP|[$€£¥])?\s*([-+]?)\s*$")
+_CLOSE = re.compile(r"\s*(?:US\$|USD|EUR|GBP|dollars?|[$€£¥])?\s*\)")
+_YES_NO = re.compile(r"^[\W_]*(yes|no)\b", re.IGNORECASE)
+_LETTER = re.compile(r"^(?:option[ \t]+)?\(?([a-e])\)?(?=$|[\s).,:])", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z]+")
+_UNIT_WORDS = frozenset({"thousand", "thousands", "million", "millions", "billion", "billions", "trillion",
+                         "trillions", "bn", "mn", "k", "m", "b", "percent", "per", "cent", "percentage", "point",
+                         "points", "usd", "us", "eur", "gbp", "dollar", "dollars"})
+_SENTENCE_END = re.compile(r"\.(?=\s+[A-Z(]|\s*$)|;|\n")
+
+SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "mn": 1e6,
+          "k": 1e3, "m": 1e6, "b": 1e9}
+
+_REPLACEMENTS = (
+    ("\u2212", "-"), ("\u2013", "-"), ("\u2014", "-"), ("\u00a0", " "), ("\u202f", " "), ("\u2009", " "),
+    ("**", ""), ("`", ""), ("\\%", "%"), ("\\$", "$"), ("\\,", ""), ("\\!", ""), ("{,}", ","),
+    ("\\text", ""), ("\\mathrm", ""), ("\\textbf", ""), ("\\left", ""), ("\\right", ""), ("{", ""), ("}", ""),
+)
+
+
+class ReadKind(enum.Enum):
+    """What an answer text turned out to hold."""
+
+    NUMBER = "number"
+    BOOLEAN = "boolean"
+    LETTER = "letter"
+    NOTHING = "nothing"
+    MANY = "many"
+    PROSE = "prose"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One answer text read: ``value`` is the number (scale and ``%`` applied), the yes/no as a bool,
+    or a MathQA option letter.
+
+    ``raw`` is the signed number as written, before ``%`` or a scale word; ``factor`` is what was
+    applied (1.0 when nothing was); ``count`` is how many numbers the text holds; ``half_unit`` is
+    half a unit of the last written digit, in the value's scale, when the number is written with at
+    least :data:`MIN_ROUNDING_DIGITS` significant digits and no exponent (else None).
+    """
+
+    kind: ReadKind
+    text: str
+    value: float | bool | str | None = None
+    raw: float | None = None
+    factor: float = 1.0
+    count: int = 0
+    half_unit: float | None = None
+
+
+def normalise(text: str) -> str:
+    """Unify minus signs and spaces, drop Markdown emphasis and simple LaTeX markup."""
+    for old, new in _REPLACEMENTS:
+        text = text.replace(old, new)
+    return text
+
+
+def answer_span(text: str) -> str:
+    """The part of an answer text that states the answer: after the last ``=``/``≈``, up to the sentence's end."""
+    text = normalise(text)
+    for mark in ("=", "≈", "\u2248"):
+        if mark in text:
+            text = text.rsplit(mark, 1)[1]
+    end = _SENTENCE_END.search(text)
+    if end is not None:
+        text = text[:end.start()]
+    return text.strip().rstrip(".").strip()
+
+
+def read_answer(text: str, letters: bool = False) -> Reading:
+    """Read an answer span (see :func:`answer_span`) as a yes/no, exactly one number, or (when
+    ``letters``, for MathQA) an option letter ``a``-``e`` standing first."""
+    if letters:
+        letter = _LETTER.match(text)
+        if letter is not None:
+            return Reading(ReadKind.LETTER, text, letter.group(1).lower())
+    yes_no = _YES_NO.match(text)
+    if yes_no is not None:
+        return Reading(ReadKind.BOOLEAN, text, yes_no.group(1).lower() == "yes")
+    matches = []
+    for match in _NUMBER.finditer(text):
+        matches.append(match)
+        if len(matches) > 1:
+            break
+    if not matches:
+        return Reading(ReadKind.NOTHING, text)
+    if len(matches) > 1:
+        return Reading(ReadKind.MANY, text, count=sum(1 for _ in _NUMBER.finditer(text)))
+    words = sum(1 for word in _WORD.finditer(text) if word.group(0).lower() not in _UNIT_WORDS)
+    if words > MAX_PROSE_WORDS:
+        return Reading(ReadKind.PROSE, text, count=words)
+    return _number(text, matches[0])
+
+
+def _number(text: str, match: re.Match[str]) -> Reading:
+    digits = match.group(0)
+    if len(digits) > MAX_NUMBER_CHARS:
+        return Reading(ReadKind.NOTHING, text)
+    magnitude = float(digits.replace(",", ""))
+    prefix = _PREFIX.search(text[:match.start()])
+    negative = prefix is not None and "-" in (prefix.group(2) + prefix.group(3))
+    rest = text[match.end():]
+    factor = 1.0
+    percent = _PERCENT.match(rest)
+    scale = _SCALE_WORD.match(rest) or _SCALE_SUFFIX.match(rest)
+    if percent is not None:
+        factor, rest = 0.01, rest[percent.end():]
+    elif scale is not None:
+        factor, rest = SCALES[scale.group(1).lower().rstrip("s")], rest[scale.end():]
+    if prefix is not None and prefix.group(1) == "(" and _CLOSE.match(rest):
+        negative = True
+    raw = -magnitude if negative else magnitude
+    value = raw / 100.0 if factor == 0.01 else raw * factor  # % divides, as the official str_to_num does
+    if not math.isfinite(value):
+        return Reading(ReadKind.NOTHING, text)
+    return Reading(ReadKind.NUMBER, text, value, raw, factor, 1, _half_unit(digits, factor))
+
+
+def _half_unit(digits: str, factor: float) -> float | None:
+    """Half a unit of the last written digit (scaled), or None below MIN_ROUNDING_DIGITS or with an exponent."""
+    if "e" in digits or "E" in digits:
+        return None
+    plain = digits.replace(",", "")
+    whole, _, fraction = plain.partition(".")
+    significant = (whole + fraction).lstrip("0")
+    if len(significant) < MIN_ROUNDING_DIGITS:
+        return None
+    return 0.5 * 10.0 ** -len(fraction) * factor
+
+
+def read_gold(answer: str | float | bool, letters: bool = False) -> float | bool | str | None:
+    """The gold answer as a number, a yes/no or (``letters``) an option letter; a string is read by
+    the same rule as an answer (None when it holds no single value)."""
+    if isinstance(answer, (bool, float)):
+        return answer
+    reading = read_answer(answer_span(answer), letters)
+    if reading.kind in (ReadKind.NUMBER, ReadKind.BOOLEAN, ReadKind.LETTER):
+        return reading.value
+    return None
