@@ -135,3 +135,32 @@ def test_rows_have_one_schema_and_the_question_joins_by_id(tmp_path: Path) -> No
     assert first["reward_model"]["ground_truth"] in "abcde" and first["extra_info"]["options"]
     assert write_jsonl(iter([]), tmp_path / "empty.jsonl") == 0
     assert main(["--dataset", "finqa", "--split", "nope", "--out", str(out)]) == 2
+
+
+GOLD_SET = Path(__file__).parent / "data" / "rewards" / "convfinqa_sonnet.jsonl.gz"
+
+
+@pytest.mark.parametrize("policy", ["official", "numeric", "helm"])
+def test_every_adapter_gives_the_gold_sets_expected_reward(policy: str) -> None:
+    import gzip
+
+    items = [json.loads(line) for line in gzip.decompress(GOLD_SET.read_bytes()).decode("utf-8").splitlines()][::9]
+    expected = [item["expected"][policy]["score"] for item in items]
+    golds = [{**item["gold"], "policy": policy} for item in items]
+    completions = [item["completion"] for item in items]
+    extras = [{key: value for key, value in gold.items() if key != "answer"} for gold in golds]
+    truths = [str(gold["answer"]) if "answer" in gold else None for gold in golds]
+    got = {
+        "verl": [verl.compute_score("progexec/convfinqa", c, t, e)["score"]
+                 for c, t, e in zip(completions, truths, extras)],
+        "verl_batch": [d["score"] for d in verl.compute_score_batch(
+            ["progexec/convfinqa"] * len(items), completions, truths, extras)],
+        "verl_prime": [verl.compute_score_float("progexec/convfinqa", c, t, e)
+                       for c, t, e in zip(completions, truths, extras)],
+        "trl": trl.ProgexecReward(policy=policy)(
+            prompts=[""] * len(items), completions=completions, completion_ids=None,
+            **{key: [gold.get(key) for gold in golds] for key in ("answer", "program", "table", "dialect")}),
+        "openrlhf": openrlhf.reward_func(completions, [""] * len(items), [json.dumps(g) for g in golds])["rewards"],
+    }
+    for adapter, scores in got.items():
+        assert scores == expected, adapter
