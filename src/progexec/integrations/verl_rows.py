@@ -163,12 +163,12 @@ def write_jsonl(rows: Iterable[dict[str, Any]], path: Path) -> int:
 
 
 def write_parquet(rows: Iterable[dict[str, Any]], path: Path) -> int:
-    """Write a Parquet file (needs pyarrow: ``pip install 'progexec[verl]'``); returns the row count."""
+    """Write a Parquet file (needs pyarrow: ``pip install 'progexec[parquet]'``); returns the row count."""
     try:
         pa = importlib.import_module("pyarrow")
         pq = importlib.import_module("pyarrow.parquet")
     except ImportError:
-        raise RowsError("Parquet output needs pyarrow: pip install 'progexec[verl]' (or write .jsonl)") from None
+        raise RowsError("Parquet output needs pyarrow: pip install 'progexec[parquet]' (or write .jsonl)") from None
     table = pa.Table.from_pylist(list(rows))
     pq.write_table(table, path)
     return int(table.num_rows)
