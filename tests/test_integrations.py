@@ -164,3 +164,18 @@ def test_every_adapter_gives_the_gold_sets_expected_reward(policy: str) -> None:
     }
     for adapter, scores in got.items():
         assert scores == expected, adapter
+
+
+@pytest.mark.parametrize("module, name", [(verl, "compute_score"), (openrlhf, "reward_func")])
+def test_the_adapter_files_load_by_path_as_the_frameworks_load_them(module: Any, name: str) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reward_func", module.__file__)  # OpenRLHF's and verl's way
+    assert spec is not None and spec.loader is not None
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    function = getattr(loaded, name)
+    if name == "compute_score":
+        assert function("progexec/finqa", "Answer: 94", "94.0", {})["score"] == 1.0
+    else:
+        assert function(["Q Answer: 94"], ["Q"], ['{"answer": 94.0}'])["rewards"] == [1.0]

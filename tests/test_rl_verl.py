@@ -115,3 +115,18 @@ def test_verls_validation_metrics_accept_the_extra_keys() -> None:
                                                       ["uid"] * len(ITEMS), dict(infos))
     means = metrics["progexec/convfinqa"]["score"]
     assert means[f"mean@{len(ITEMS)}"] == pytest.approx(sum(expected) / len(expected))
+
+
+@pytest.mark.parametrize("path", ["file", "pkg://progexec.integrations.verl"])
+def test_verls_custom_reward_loader_takes_the_adapter_and_the_policy_kwarg(path: str) -> None:
+    omegaconf = pytest.importorskip("omegaconf")
+    reward_module = pytest.importorskip("verl.trainer.ppo.reward")
+    config = omegaconf.OmegaConf.create({"reward": {"custom_reward_function": {
+        "path": adapter.__file__ if path == "file" else path, "name": "compute_score",
+        "reward_kwargs": {"policy": "numeric"}}}})
+    function = reward_module.get_custom_reward_fn(config)
+    tokenizer = tiny_tokenizer()
+    data, expected, lengths = _batch(tokenizer, "official")  # the rows say official; the kwarg says numeric
+    manager = NaiveRewardManager(tokenizer=tokenizer, num_examine=0, compute_score=function)
+    numeric = [item["expected"]["numeric"]["score"] for item in ITEMS]
+    assert _rewards_on_last_tokens(manager(data), lengths) == numeric != expected

@@ -6,8 +6,9 @@ verl passes ``ground_truth`` (here the gold answer as text, ``str(exe_ans)``) an
 every item of a batch to return the same keys, and its validation metrics average every extra key
 whose first value is not a string, so the dict always holds the keys of
 :data:`progexec.reward.RECORD_KEYS` with ``extracted`` and ``value`` as text (``""`` when there is
-none). Point verl at a function with ``custom_reward_function.path`` / ``.name``; a ``policy``
-reward kwarg overrides the per-row policy.
+none). Point verl at a function with ``custom_reward_function.path`` (this file, or
+``pkg://progexec.integrations.verl``) and ``.name``; a ``policy`` reward kwarg overrides the
+per-row policy.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..reward import RewardResult, score_completion
-from ._gold import AdapterInputError, gold_mapping
+# Absolute imports: verl's custom_reward_function.path loads this file by path as a top-level module.
+from progexec.integrations._gold import AdapterInputError, gold_mapping
+from progexec.reward import RewardResult, score_completion
 
 DATA_SOURCE_DIALECTS = {"progexec/finqa": "finqa", "progexec/convfinqa": "convfinqa", "progexec/mathqa": "mathqa"}
 """The ``data_source`` of the rows :mod:`progexec.integrations.verl_rows` writes, and their dialect
