@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
+import importlib
 import itertools
 import json
 import os
@@ -70,22 +71,19 @@ class PeakMemory:
     """Samples the resident size of this process and its descendants; ``peak`` in bytes."""
 
     def __init__(self) -> None:
-        import psutil
-
-        self.process = psutil.Process()
+        self.psutil: Any = importlib.import_module("psutil")  # in the ray extra's dependencies
+        self.process = self.psutil.Process()
         self.peak = 0
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
-        import psutil
-
         while not self.stop.wait(0.2):
             total = 0
             for proc in [self.process, *self.process.children(recursive=True)]:
                 try:
                     total += proc.memory_info().rss
-                except psutil.Error:
+                except self.psutil.Error:
                     pass
             self.peak = max(self.peak, total)
 
