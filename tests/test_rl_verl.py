@@ -130,3 +130,12 @@ def test_verls_custom_reward_loader_takes_the_adapter_and_the_policy_kwarg(path:
     manager = NaiveRewardManager(tokenizer=tokenizer, num_examine=0, compute_score=function)
     numeric = [item["expected"]["numeric"]["score"] for item in ITEMS]
     assert _rewards_on_last_tokens(manager(data), lengths) == numeric != expected
+
+
+def test_a_table_that_came_through_numpy_is_read_as_lists() -> None:
+    item = next(item for item in ITEMS if item["gold"].get("table") and item["expected"]["official"]["score"] == 1.0)
+    table = np.array([np.array(row, dtype=object) for row in item["gold"]["table"]], dtype=object)
+    extra = {**{k: v for k, v in item["gold"].items() if k not in ("answer", "table")}, "table": table}
+    out = adapter.compute_score("progexec/convfinqa", item["completion"], str(item["gold"]["answer"]),
+                                {**extra, "policy": "official"})
+    assert out["score"] == 1.0

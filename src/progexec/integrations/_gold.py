@@ -15,9 +15,23 @@ def gold_mapping(answer: Any, extra: Mapping[str, Any] | None) -> dict[str, Any]
     """The gold keys of ``extra`` (absent or None ones left out), with ``answer`` taking precedence
     over an ``answer`` in ``extra`` when it is not None."""
     gold = {key: extra[key] for key in GOLD_KEYS if extra is not None and extra.get(key) is not None}
+    if "table" in gold:
+        gold["table"] = _plain_table(gold["table"])
     if answer is not None:
         gold["answer"] = answer
     return gold
+
+
+def _plain_table(table: Any) -> Any:
+    """A table that came through numpy or Arrow (arrays of arrays) as lists of lists; others as given."""
+    if isinstance(table, list) and all(isinstance(row, list) for row in table):
+        return table
+    if hasattr(table, "tolist"):
+        table = table.tolist()
+    if isinstance(table, (list, tuple)):
+        return [row.tolist() if hasattr(row, "tolist") else list(row) if isinstance(row, tuple) else row
+                for row in table]
+    return table
 
 
 class AdapterInputError(ProgexecError, ValueError):
