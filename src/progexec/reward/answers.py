@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .extract import Found
 from .model import RewardStatus
-from .numbers import Reading, ReadKind, answer_span, read_answer
+from .numbers import MAX_COUNTED, Reading, ReadKind, answer_span, read_answer
 
 
 _REFUSED = {ReadKind.MANY: RewardStatus.MANY_CANDIDATES, ReadKind.PROSE: RewardStatus.PROSE}
@@ -25,7 +25,7 @@ class Choice:
     reading: Reading | None
     status: RewardStatus | None = None
     extracted: str | None = None
-    count: int = 0
+    count: str = ""
 
 
 def choose(found: Found, letters: bool = False) -> Choice | None:
@@ -42,10 +42,11 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
         return Choice(None, RewardStatus.UNREADABLE, readings[-1].text)
     last = readable[-1]
     if last.kind in _REFUSED:
-        return Choice(None, _REFUSED[last.kind], last.text, last.count)
+        count = str(last.count) if last.count <= MAX_COUNTED else f"more than {MAX_COUNTED}"
+        return Choice(None, _REFUSED[last.kind], last.text, count)
     values = {_key(reading) for reading in readable if reading.kind not in _REFUSED}
     if len(values) > 1:
-        return Choice(None, RewardStatus.MULTIPLE_ANSWERS, last.text, len(values))
+        return Choice(None, RewardStatus.MULTIPLE_ANSWERS, last.text, str(len(values)))
     return Choice(last, extracted=last.text)
 
 

@@ -51,7 +51,7 @@ def _programs(text: str) -> tuple[str, ...]:
     for fence in _FENCE.finditer(text):
         tag, body = fence.group(1).lower(), fence.group(2).strip()
         if tag in _PROGRAM_TAGS and _CALL_START.match(body):
-            found.append(" ".join(body.split()) if "|" in body else body)
+            found.append(_one_line(body))
         if len(found) >= MAX_SPANS:
             return tuple(found)
     for marker in _PROGRAM_MARKER.finditer(text):
@@ -61,6 +61,15 @@ def _programs(text: str) -> tuple[str, ...]:
         if len(found) >= MAX_SPANS:
             break
     return tuple(dict.fromkeys(found))
+
+
+def _one_line(body: str) -> str:
+    """A program written over several lines as one text: MathQA steps joined as written (they carry
+    their ``|``), FinQA steps joined by ``", "``."""
+    lines = [line.strip() for line in body.splitlines() if line.strip()]
+    if "|" in body:
+        return "".join(lines)
+    return ", ".join(line.rstrip(",").rstrip() for line in lines)
 
 
 def _boxed(text: str) -> tuple[str, ...]:

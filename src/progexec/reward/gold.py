@@ -52,12 +52,22 @@ class GoldRecord:
     problem: str | None = None
 
     def __post_init__(self) -> None:
+        """Check every field, so a record built directly is as sound as one read from JSON."""
         if self.answer is None and self.program is None:
             raise GoldRecordError("the gold record has neither an answer nor a program")
+        answer = _answer(self.answer)
+        if answer is not self.answer:
+            object.__setattr__(self, "answer", answer)  # an int answer is kept as its float
+        for key in ("program", "options", "problem"):
+            value = getattr(self, key)
+            if value is not None and not isinstance(value, str):
+                raise GoldRecordError(f"{key} must be a string or null, got {type(value).__name__}")
+        if self.table is not None:
+            _table(self.table)
         if self.dialect not in DIALECTS:
             raise GoldRecordError(f"dialect must be one of {', '.join(DIALECTS)}, got {self.dialect!r}")
-        if isinstance(self.answer, float) and not math.isfinite(self.answer):
-            raise GoldRecordError(f"answer must be finite, got {self.answer!r}")
+        if self.policy is not None and not isinstance(self.policy, Policy):
+            object.__setattr__(self, "policy", parse_policy(self.policy))  # its name, or GoldRecordError
 
     @classmethod
     def from_mapping(cls, obj: Mapping[str, Any] | str) -> GoldRecord:
@@ -94,7 +104,9 @@ def _answer(value: Any) -> str | float | bool | None:
             number = float(value)
         except OverflowError:
             raise GoldRecordError(f"answer {value!r} is too large for a float") from None
-        return number
+        if not math.isfinite(number):
+            raise GoldRecordError(f"answer must be finite, got {value!r}")
+        return value if isinstance(value, float) else number
     raise GoldRecordError(f"answer must be a string, number, boolean or null, got {type(value).__name__}")
 
 

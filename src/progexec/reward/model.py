@@ -37,7 +37,8 @@ class RewardStatus(enum.Enum):
     NO_PROGRAM = ("no_program", "the official policy needs a {dialect} program and the completion has none")
     MULTIPLE_ANSWERS = ("multiple_answers", "the completion gives {count} different final answers")
     MANY_CANDIDATES = ("many_candidates", "the final answer {extracted!r} holds {count} numbers, not one")
-    PROSE = ("prose", "the final answer {extracted!r} is prose ({count} words around its number), not an answer")
+    PROSE = ("prose", "the final answer {extracted!r} is a sentence about a number (a negation, or more than six "
+                      "other words), not a plain answer")
     UNREADABLE = ("unreadable", "the final answer {extracted!r} is neither a number nor yes/no")
     SYNTAX_ERROR = ("syntax_error", "the program does not parse: {detail}")
     PROGRAM_INVALID = ("program_invalid", "the program has no value under the official semantics: {detail}")
@@ -98,9 +99,15 @@ class RewardResult:
         }
 
 
+MAX_EXTRACTED_CHARS = 500
+# bound: MAX_EXTRACTED_CHARS = 500 — the extracted text kept in a result (longer text is cut, "..." appended)
+
+
 def make_result(status: RewardStatus, policy: Policy, *, extracted: str | None = None,
                 value: float | bool | None = None, **fields: Any) -> RewardResult:
     """Build a result whose score, correctness and format flag follow from ``status``."""
+    if extracted is not None and len(extracted) > MAX_EXTRACTED_CHARS:
+        extracted = extracted[:MAX_EXTRACTED_CHARS] + "..."
     correct = status is RewardStatus.OK
     text = status.reason(extracted=extracted, value=value, **fields)
     return RewardResult(1.0 if correct else 0.0, correct, status in FORMAT_OK, extracted, value, status,

@@ -1,6 +1,7 @@
 """Reading one final-answer text as a number or a yes/no, by the written rule of docs/reward.md.
 
-The text must hold exactly one number and be short (at most :data:`MAX_PROSE_WORDS` other words). Its sign (``-``, U+2212, a parenthesised amount), thousands
+The text must hold exactly one number and be short (at most :data:`MAX_PROSE_WORDS` other words,
+and no negation such as ``not``). Its sign (``-``, U+2212, a parenthesised amount), thousands
 separators, a currency mark, ``%`` (divides by 100) and a scale word (thousand, million, billion,
 trillion, or an attached ``k``/``m``/``bn``) are read; the unscaled number is kept so a caller can
 tell a scale mismatch from a wrong answer. Every pattern here is linear in the text's length.
@@ -21,6 +22,8 @@ MAX_PROSE_WORDS = 6
 
 MAX_NUMBER_CHARS = 64
 # bound: MAX_NUMBER_CHARS = 64 — a number written with more characters is unreadable, never parsed
+MAX_COUNTED = 100
+# bound: MAX_COUNTED = 100 — numbers counted in a refused list (its reason says "101" for more)
 
 _NUMBER = re.compile(
     r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d{1,3}(?!\d))?")
@@ -35,13 +38,16 @@ _WORD = re.compile(r"[A-Za-z]+")
 _UNIT_WORDS = frozenset({"thousand", "thousands", "million", "millions", "billion", "billions", "trillion",
                          "trillions", "bn", "mn", "k", "m", "b", "percent", "per", "cent", "percentage", "point",
                          "points", "usd", "us", "eur", "gbp", "dollar", "dollars"})
+_NEGATIONS = frozenset({"not", "never", "cannot", "can", "isn", "aren", "wasn", "weren", "doesn", "don", "didn",
+                        "unknown", "unclear", "unable", "insufficient", "na", "none", "neither", "nor"})
+"""Words that make an answer a statement about the number rather than the number (``not 257``, ``N/A``)."""
 _SENTENCE_END = re.compile(r"\.(?=\s+[A-Z(]|\s*$)|;|\n")
 
 SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "mn": 1e6,
           "k": 1e3, "m": 1e6, "b": 1e9}
 
 _REPLACEMENTS = (
-    ("\u2212", "-"), ("\u2013", "-"), ("\u2014", "-"), ("\u00a0", " "), ("\u202f", " "), ("\u2009", " "),
+    ("\u2212", "-"), ("\u2013", "-"), ("\u00a0", " "), ("\u202f", " "), ("\u2009", " "),
     ("**", ""), ("`", ""), ("\\%", "%"), ("\\$", "$"), ("\\,", ""), ("\\!", ""), ("{,}", ","),
     ("\\text", ""), ("\\mathrm", ""), ("\\textbf", ""), ("\\left", ""), ("\\right", ""), ("{", ""), ("}", ""),
 )
@@ -88,7 +94,7 @@ def normalise(text: str) -> str:
 def answer_span(text: str) -> str:
     """The part of an answer text that states the answer: after the last ``=``/``≈``, up to the sentence's end."""
     text = normalise(text)
-    for mark in ("=", "≈", "\u2248"):
+    for mark in ("=", "\u2248"):
         if mark in text:
             text = text.rsplit(mark, 1)[1]
     end = _SENTENCE_END.search(text)
@@ -115,11 +121,21 @@ def read_answer(text: str, letters: bool = False) -> Reading:
     if not matches:
         return Reading(ReadKind.NOTHING, text)
     if len(matches) > 1:
-        return Reading(ReadKind.MANY, text, count=sum(1 for _ in _NUMBER.finditer(text)))
-    words = sum(1 for word in _WORD.finditer(text) if word.group(0).lower() not in _UNIT_WORDS)
-    if words > MAX_PROSE_WORDS:
-        return Reading(ReadKind.PROSE, text, count=words)
+        return Reading(ReadKind.MANY, text, count=_count_numbers(text))
+    words = [word.group(0).lower() for word in _WORD.finditer(text)]
+    others = sum(1 for word in words if word not in _UNIT_WORDS)
+    if others > MAX_PROSE_WORDS or "n/a" in text.lower() or any(word in _NEGATIONS for word in words):
+        return Reading(ReadKind.PROSE, text, count=others)
     return _number(text, matches[0])
+
+
+def _count_numbers(text: str) -> int:
+    """How many numbers the text holds, counting no further than :data:`MAX_COUNTED`."""
+    count = 0
+    for count, _ in enumerate(_NUMBER.finditer(text), start=1):
+        if count > MAX_COUNTED:
+            break
+    return count
 
 
 def _number(text: str, match: re.Match[str]) -> Reading:

@@ -8,6 +8,8 @@ compared at :data:`REL_TOL`. ``helm``: HELM's ``float_equiv`` over the whole com
 
 from __future__ import annotations
 
+import math
+
 from ..mathqa.options import select_option, within_one_percent
 from .answers import choose
 from .extract import Found, find
@@ -51,7 +53,7 @@ def _value(value: float | str | None) -> float | bool | None:
 def _program_failure(run: ProgramRun, text: str, policy: Policy) -> RewardResult | None:
     if run.too_large is not None:
         what, size, limit = run.too_large
-        return make_result(_S.TOO_LARGE, policy, extracted=text[:200], what=what, size=size, limit=limit)
+        return make_result(_S.TOO_LARGE, policy, extracted=text, what=what, size=size, limit=limit)
     if run.syntax_error:
         return make_result(_S.SYNTAX_ERROR, policy, extracted=text, detail=run.detail)
     if run.value is None:
@@ -198,4 +200,5 @@ def helm(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> RewardRes
     if first.text is None:
         return make_result(_S.NO_ANSWER, policy)
     status = _S.OK if float_equiv(completion, gold_text) else _S.WRONG
-    return make_result(status, policy, extracted=first.text, value=first.value, gold=gold_text)
+    value = first.value if first.value is not None and math.isfinite(first.value) else None  # 1e999 reads inf
+    return make_result(status, policy, extracted=first.text, value=value, gold=gold_text)

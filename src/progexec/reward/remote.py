@@ -1,15 +1,16 @@
 """OpenRLHF's remote-reward shape: ``(queries, prompts, labels)`` in, ``{"rewards", "scores", "extra_logs"}`` out.
 
 OpenRLHF sends each query as the decoded prompt *and* response (special tokens kept), the prompt,
-and the label — here the gold record as a JSON string. The response is the query after its
-prompt, with trailing end-of-sequence tokens removed. ``extra_logs`` holds only numbers per item
-(OpenRLHF turns every value into a tensor): ``correct`` and ``format_ok`` as 1.0/0.0.
+and the label — here the gold record as a JSON object string (any other label text is the gold
+answer itself). The response is the query after its prompt, with trailing special tokens removed.
+``extra_logs`` holds the batch means ``progexec_correct`` and ``progexec_format_ok`` (OpenRLHF
+turns each value into a one-element tensor, as it does a reward). The same rules as
+:mod:`progexec.integrations.openrlhf`, so the server and the reward file give the same rewards.
 Read from OpenRLHF/OpenRLHF (openrlhf/utils/agent.py, openrlhf/cli/serve_rm.py, commit 3c3be62).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,7 +19,11 @@ from ..errors import ProgexecError
 from .core import score_completion
 from .model import Policy, RewardResult
 
-_TRAILING_SPECIAL = re.compile(r"(?:\s*(?:<\|[A-Za-z0-9_]{1,40}\|>|</s>|<eos>|<end_of_turn>))+\s*$")
+MAX_TRAILING_TOKENS = 16
+# bound: MAX_TRAILING_TOKENS = 16 — special tokens stripped from the end of a response, at most
+_SPECIAL_TOKEN = re.compile(r"(?:<\|[A-Za-z0-9_.:-]{1,40}\|>|</s>|<eos>|<end_of_turn>|<pad>)\Z")
+_TAIL = 48
+"""Only this many final characters are searched for a special token, so stripping is bounded."""
 
 
 class PayloadError(ProgexecError, ValueError):
@@ -26,32 +31,30 @@ class PayloadError(ProgexecError, ValueError):
 
 
 def response_text(query: str, prompt: object) -> str:
-    """The model's response inside an OpenRLHF query: after the prompt, end-of-sequence tokens removed."""
-    if isinstance(prompt, str) and prompt and prompt in query:
-        query = query[query.index(prompt) + len(prompt):]
-    return _TRAILING_SPECIAL.sub("", query)
+    """The model's response inside an OpenRLHF query: after the prompt when the query starts with
+    it, without trailing special tokens (at most :data:`MAX_TRAILING_TOKENS`)."""
+    text = query[len(prompt):] if isinstance(prompt, str) and prompt and query.startswith(prompt) else query
+    for _ in range(MAX_TRAILING_TOKENS):
+        text = text.rstrip()
+        tail = text[-_TAIL:]
+        match = _SPECIAL_TOKEN.search(tail)
+        if match is None:
+            break
+        text = text[:len(text) - len(tail) + match.start()]
+    return text
 
 
-def label_gold(label: object) -> Mapping[str, Any] | str:
-    """A label as a gold record: its JSON object, or a bare JSON scalar / plain text taken as the answer."""
-    if isinstance(label, Mapping):
-        return label
-    if not isinstance(label, str):
-        return {"answer": label} if isinstance(label, (int, float, bool)) else json.dumps(label)
-    stripped = label.strip()
-    if stripped.startswith("{"):
-        return label
-    try:
-        value = json.loads(stripped)
-    except (json.JSONDecodeError, RecursionError):
+def label_gold(label: object) -> object:
+    """The gold a label stands for: a JSON object text (or a mapping) as is, any other text as the answer."""
+    if isinstance(label, str) and not label.lstrip().startswith("{"):
         return {"answer": label}
-    return {"answer": value} if isinstance(value, (str, int, float, bool)) else label
+    return label
 
 
 def score_query(query: object, prompt: object, label: object, policy: Policy | str | None = None) -> RewardResult:
     """One OpenRLHF sample judged; never raises."""
     completion = response_text(query, prompt) if isinstance(query, str) else query
-    # a non-string query reaches score_completion, whose run-time check makes it bad_input
+    # a non-string query or label reaches score_completion, whose run-time checks make it bad_input / bad_gold
     return score_completion(completion, label_gold(label), policy=policy)  # type: ignore[arg-type]
 
 
@@ -61,12 +64,13 @@ def openrlhf_rewards(queries: Sequence[object], prompts: Sequence[object] | None
     results = [score_query(query, _at(prompts, index), _at(labels, index), policy)
                for index, query in enumerate(queries)]
     scores = [result.score for result in results]
+    count = max(len(results), 1)
     return {
         "rewards": scores,
         "scores": list(scores),
         "extra_logs": {
-            "correct": [1.0 if result.correct else 0.0 for result in results],
-            "format_ok": [1.0 if result.format_ok else 0.0 for result in results],
+            "progexec_correct": sum(result.correct for result in results) / count,
+            "progexec_format_ok": sum(result.format_ok for result in results) / count,
         },
     }
 
