@@ -137,33 +137,46 @@ def test_rows_have_one_schema_and_the_question_joins_by_id(tmp_path: Path) -> No
     assert main(["--dataset", "finqa", "--split", "nope", "--out", str(out)]) == 2
 
 
-GOLD_SET = Path(__file__).parent / "data" / "rewards" / "convfinqa_sonnet.jsonl.gz"
+REWARD_DATA = Path(__file__).parent / "data" / "rewards"
+
+
+def _gold_sets() -> list[dict[str, Any]]:
+    """Every 9th line of the real ConvFinQA answers, and every hand-written gaming attempt."""
+    import gzip
+
+    real = gzip.decompress((REWARD_DATA / "convfinqa_sonnet.jsonl.gz").read_bytes()).decode("utf-8").splitlines()
+    handwritten = (REWARD_DATA / "handwritten.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in real[::9]] + [json.loads(line) for line in handwritten if line.strip()]
 
 
 @pytest.mark.parametrize("policy", ["official", "numeric", "helm"])
 def test_every_adapter_gives_the_gold_sets_expected_reward(policy: str) -> None:
-    import gzip
-
-    items = [json.loads(line) for line in gzip.decompress(GOLD_SET.read_bytes()).decode("utf-8").splitlines()][::9]
+    items = _gold_sets()
     expected = [item["expected"][policy]["score"] for item in items]
-    golds = [{**item["gold"], "policy": policy} for item in items]
-    completions = [item["completion"] for item in items]
+    golds = [item["gold"] for item in items]  # the policy is the call's: verl kwarg, TRL constructor, keyword
+    completions = [str(item["completion"]) * int(item.get("repeat", 1)) for item in items]
+    sources = [f"progexec/{gold.get('dialect') or 'finqa'}" for gold in golds]
     extras = [{key: value for key, value in gold.items() if key != "answer"} for gold in golds]
-    truths = [str(gold["answer"]) if "answer" in gold else None for gold in golds]
+    truths = [None if gold.get("answer") is None else str(gold["answer"]) for gold in golds]
+    columns = {key: [gold.get(key) for gold in golds] for key in ("answer", "program", "table", "dialect", "options",
+                                                                   "problem", "policy")}
+    trl_scores = trl.ProgexecReward(policy=policy)(prompts=[""] * len(items), completions=completions,
+                                                   completion_ids=None, **columns)
     got = {
-        "verl": [verl.compute_score("progexec/convfinqa", c, t, e)["score"]
-                 for c, t, e in zip(completions, truths, extras)],
-        "verl_batch": [d["score"] for d in verl.compute_score_batch(
-            ["progexec/convfinqa"] * len(items), completions, truths, extras)],
-        "verl_prime": [verl.compute_score_float("progexec/convfinqa", c, t, e)
-                       for c, t, e in zip(completions, truths, extras)],
-        "trl": trl.ProgexecReward(policy=policy)(
-            prompts=[""] * len(items), completions=completions, completion_ids=None,
-            **{key: [gold.get(key) for gold in golds] for key in ("answer", "program", "table", "dialect")}),
-        "openrlhf": openrlhf.reward_func(completions, [""] * len(items), [json.dumps(g) for g in golds])["rewards"],
+        "verl": [verl.compute_score(s, c, t, e, policy=policy)["score"]
+                 for s, c, t, e in zip(sources, completions, truths, extras)],
+        "verl_batch": [d["score"] for d in verl.compute_score_batch(sources, completions, truths, extras,
+                                                                    policy=policy)],
+        "verl_prime": [verl.compute_score_float(s, c, t, e, policy=policy)
+                       for s, c, t, e in zip(sources, completions, truths, extras)],
+        "trl": [0.0 if score is None else score for score in trl_scores],  # None: "does not apply", no reward
+        "openrlhf": openrlhf.reward_func(completions, [""] * len(items), [json.dumps(g) for g in golds],
+                                         policy=policy)["rewards"],
     }
     for adapter, scores in got.items():
         assert scores == expected, adapter
+    statuses = [item["expected"][policy].get("status") for item in items]
+    assert [score is None for score in trl_scores] == [status in ("bad_gold", "bad_policy") for status in statuses]
 
 
 @pytest.mark.parametrize("module, name", [(verl, "compute_score"), (openrlhf, "reward_func")])
