@@ -90,8 +90,8 @@ OVERRIDES: dict[tuple[str, int], tuple[str, str]] = {
 def helm_float_equiv(source: Path) -> Callable[[str, str], float]:
     """HELM's own ``float_equiv``, compiled from its source file (its logger call replaced by a no-op)."""
     tree = ast.parse(source.read_text(encoding="utf-8"))
-    wanted = [node for node in tree.body
-              if isinstance(node, ast.FunctionDef) and node.name in ("_strip_string", "float_equiv")]
+    wanted: list[ast.stmt] = [node for node in tree.body
+                              if isinstance(node, ast.FunctionDef) and node.name in ("_strip_string", "float_equiv")]
     if len(wanted) != 2:
         raise SystemExit(f"{source}: no _strip_string / float_equiv functions found")
     namespace: dict[str, Any] = {"re": re, "Any": Any, "hwarn": lambda *args, **kwargs: None}

@@ -42,7 +42,7 @@ def test_gold_from_a_json_string_equals_gold_from_its_dict() -> None:
 @pytest.mark.parametrize("bad", [
     {}, {"table": [["a", "1"]]}, {"answer": [1]}, {"answer": 1, "table": "x"}, {"answer": 1, "table": [[1]]},
     {"answer": 1, "dialect": "gsm8k"}, {"answer": 1, "policy": "judge"}, {"program": 3}, "not json", "[1, 2]",
-    {"answer": float("inf")},
+    {"answer": float("inf")}, {"answer": "banana"}, '{"answer": 1', "{not json",
 ])
 def test_a_bad_gold_is_a_typed_error_and_a_bad_gold_status(bad: object) -> None:
     with pytest.raises(GoldRecordError):
@@ -70,6 +70,13 @@ def test_a_program_over_several_lines_of_a_fence_is_one_program() -> None:
     mathqa = "```mathqa\ndivide(n0,n1)|\nmultiply(#0,const_100)|\n```"
     gold = {"answer": 2500.0, "dialect": "mathqa", "problem": "100 km in 4 hours"}
     assert score_completion(mathqa, gold, policy="official").status is RewardStatus.OK
+
+
+@pytest.mark.parametrize("text", ["0.10826", " -4.0 ", "yes", "12.5%"])
+def test_a_plain_answer_text_is_a_gold_answer(text: str) -> None:
+    record = GoldRecord.from_mapping(text)
+    assert record.answer == text and record.program is None
+    assert score_completion(f"Answer: {text}", text).status is RewardStatus.OK
 
 
 def test_unknown_gold_keys_are_ignored() -> None:
@@ -142,3 +149,24 @@ def test_an_infinite_first_number_keeps_the_record_json() -> None:
     result = score_completion("1e999 and then 0.10826", GOLD, policy="helm")
     assert result.status is RewardStatus.WRONG and result.value is None and result.extracted == "1e999"
     json.dumps(result.record(), allow_nan=False)
+
+
+def test_two_spellings_of_one_value_are_one_answer() -> None:
+    # 1.1 / 100 is 0.011000000000000001 in floats: still the answer 0.011, not a second one
+    assert score_completion("the answer is 1.1%\nAnswer: 0.011", {"answer": 0.011}).status is RewardStatus.OK
+    assert score_completion("the answer is 1.1%\nAnswer: 0.012", {"answer": 0.011}).status \
+        is RewardStatus.MULTIPLE_ANSWERS
+
+
+def test_one_program_written_twice_is_one_program() -> None:
+    completion = "```\ndivide(3.8, 35.1)\n```\nProgram: divide(3.8,35.1)"
+    assert score_completion(completion, GOLD, policy="official").status is RewardStatus.OK
+    two = "```\ndivide(3.8, 35.1)\n```\nProgram: divide(35.1, 3.8)"
+    assert score_completion(two, GOLD, policy="official").status is RewardStatus.MULTIPLE_ANSWERS
+
+
+@pytest.mark.parametrize("box", ["\\boxed{\\textbf{5}}", "\\boxed{\\mathbf{5}}", "\\boxed{\\text{5}}", "\\boxed{\\$5}",
+                                 "\\boxed{5\\,000}"])
+def test_latex_markup_in_a_box_is_read_through(box: str) -> None:
+    gold = {"answer": 5000.0} if "000" in box else {"answer": 5.0}
+    assert score_completion(box, gold).status is RewardStatus.OK

@@ -61,7 +61,7 @@ def test_real_convfinqa_answers(policy: str) -> None:
 def test_real_numeric_agrees_with_the_dataset_scorer_except_the_reviewed_turns() -> None:
     overridden = [line for line in REAL if "status" in line["expected"]["numeric"]]
     assert len(overridden) == 41
-    assert all(line["dataset_correct"] for line in overridden)  # every override is a scale or precision refusal
+    assert all(line["dataset_correct"] for line in overridden)  # each a scale, precision or two-answer refusal
     kept = [line for line in REAL if "status" not in line["expected"]["numeric"]]
     assert all(line["expected"]["numeric"]["score"] == float(line["dataset_correct"]) for line in kept)
 
@@ -74,7 +74,7 @@ def test_handwritten_attempts(policy: str) -> None:
 def test_no_gaming_attempt_scores_under_numeric() -> None:
     gaming = {"scale-guess-100", "scale-guess-1000", "number-list", "stuffing-no-marker", "stuffing-prose-marker",
               "multiple-boxed", "program-raises", "giant-output", "many-numbers-big", "self-contradiction",
-              "scale-guess-ratio", "two-programs", "negated-gold"}
+              "scale-guess-ratio", "two-programs", "negated-gold", "boxed-vs-answer-line"}
     lines = {line["id"]: line for line in HAND}
     assert gaming <= set(lines)
     for name in sorted(gaming):

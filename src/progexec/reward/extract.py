@@ -18,16 +18,20 @@ from .numbers import normalise
 MAX_SPANS = 32
 # bound: MAX_SPANS = 32 — at most this many answer spans (or program candidates) are read per completion
 
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
+_FENCE = re.compile(r"```([^`\n]*)\n(.*?)```", re.DOTALL)
+_TAG = re.compile(r"[A-Za-z0-9_+-]*")
 _PROGRAM_TAGS = frozenset({"", "program", "finqa", "convfinqa", "mathqa", "dsl", "text", "plaintext"})
 _CALL_START = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*\(")
 _PROGRAM_MARKER = re.compile(r"(?im)^[ \t>*_#-]*program[ \t*_]*[:：][ \t*_]*(.*)$")
 _ANSWER_MARKER = re.compile(
     r"(?i)(?:\bfinal[ \t]+answer|\banswer)[ \t*_]*[:：]|####|\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is\b[ \t]*:?")
 _BOXED = re.compile(r"\\boxed[ \t]*\{")
-_BARE_LINE = re.compile(
-    r"^[ \t]*(?:yes|no|[-+(]?[ \t]*(?:US\$|[$€£¥])?[ \t]*[-+(]?[ \t]*[\d.,]+[ \t]*"
-    r"(?:%|percent|thousand|million|billion|trillion|bn|mn|[kmb])?[ \t]*\)?)[ \t]*\.?[ \t]*$",
+_BRACE = re.compile(r"[{}]")
+MAX_BARE_LINE_CHARS = 80
+# bound: MAX_BARE_LINE_CHARS = 80 — a last line longer than this is never a bare answer
+_BARE_LINE = re.compile(  # matched on the line with its whitespace runs collapsed to single spaces
+    r"(?:yes|no|[-+(]? ?(?:US\$|[$€£¥])? ?[-+(]? ?[\d.,]+ ?"
+    r"(?:%|percent|thousand|million|billion|trillion|bn|mn|[kmb])? ?\)?) ?\.?",
     re.IGNORECASE)
 
 
@@ -49,8 +53,8 @@ def find(completion: str) -> Found:
 def _programs(text: str) -> tuple[str, ...]:
     found: list[str] = []
     for fence in _FENCE.finditer(text):
-        tag, body = fence.group(1).lower(), fence.group(2).strip()
-        if tag in _PROGRAM_TAGS and _CALL_START.match(body):
+        tag, body = fence.group(1).strip().lower(), fence.group(2).strip()
+        if _TAG.fullmatch(tag) and tag in _PROGRAM_TAGS and _CALL_START.match(body):
             found.append(_one_line(body))
         if len(found) >= MAX_SPANS:
             return tuple(found)
@@ -60,7 +64,10 @@ def _programs(text: str) -> tuple[str, ...]:
             found.append(body)
         if len(found) >= MAX_SPANS:
             break
-    return tuple(dict.fromkeys(found))
+    distinct: dict[str, str] = {}
+    for program in found:  # one program written twice, spaced differently, is one program
+        distinct.setdefault("".join(program.split()), program)
+    return tuple(distinct.values())
 
 
 def _one_line(body: str) -> str:
@@ -75,14 +82,15 @@ def _one_line(body: str) -> str:
 def _boxed(text: str) -> tuple[str, ...]:
     found: list[str] = []
     for start in _BOXED.finditer(text):
-        depth, index = 1, start.end()
-        while index < len(text) and depth:
-            char = text[index]
-            depth += 1 if char == "{" else -1 if char == "}" else 0
-            index += 1
-        if depth:
+        depth, end = 1, -1
+        for brace in _BRACE.finditer(text, start.end()):
+            depth += 1 if brace.group(0) == "{" else -1
+            if depth == 0:
+                end = brace.start()
+                break
+        if end < 0:
             break  # an unclosed box: nothing after it is read as an answer
-        found.append(text[start.end():index - 1])
+        found.append(text[start.end():end])
         if len(found) >= MAX_SPANS:
             break
     return tuple(found)
@@ -102,5 +110,7 @@ def _marked(text: str) -> tuple[str, ...]:
 def _bare_line(text: str) -> str | None:
     stripped = text.rstrip()
     last = stripped[stripped.rfind("\n") + 1:]
-    line = normalise(last)
-    return line if _BARE_LINE.match(line) else None
+    if len(last) > MAX_BARE_LINE_CHARS:
+        return None
+    line = " ".join(normalise(last).split())
+    return line if _BARE_LINE.fullmatch(line) else None

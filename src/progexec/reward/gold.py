@@ -1,7 +1,8 @@
 """The gold record a completion is judged against, read from a dict or a JSON string.
 
 Shape: ``{"answer", "program", "table", "dialect", "options", "policy", "problem"}``, every key
-optional but at least one of ``answer`` / ``program``; other keys (an id, a question) are ignored. ``problem`` (MathQA only) is the problem
+optional but at least one of ``answer`` / ``program``; other keys (an id, a question) are ignored.
+A plain text that is not a JSON object is the answer alone. ``problem`` (MathQA only) is the problem
 text whose numbers the ``nK`` inputs of a MathQA program name.
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 from ..errors import ProgexecError
 from ..interp.table import TableError, validate_table
 from .model import Policy
+from .numbers import read_gold
 
 DIALECTS = ("finqa", "convfinqa", "mathqa")
 
@@ -66,14 +68,18 @@ class GoldRecord:
             _table(self.table)
         if self.dialect not in DIALECTS:
             raise GoldRecordError(f"dialect must be one of {', '.join(DIALECTS)}, got {self.dialect!r}")
+        if isinstance(self.answer, str) and read_gold(self.answer, self.dialect == "mathqa" and bool(self.options)) \
+                is None:
+            raise GoldRecordError(f"the answer {self.answer[:100]!r} is not one number, yes/no or option letter")
         if self.policy is not None and not isinstance(self.policy, Policy):
             object.__setattr__(self, "policy", parse_policy(self.policy))  # its name, or GoldRecordError
 
     @classmethod
     def from_mapping(cls, obj: Mapping[str, Any] | str) -> GoldRecord:
-        """Read a gold record from a mapping or a JSON object string; raise GoldRecordError."""
+        """Read a gold record from a mapping, its JSON object text, or a plain answer text such as
+        ``"0.10826"`` or ``"yes"`` (verl's ``ground_truth``); raise GoldRecordError."""
         if isinstance(obj, str):
-            obj = _loads(obj)
+            obj = _loads(obj) if obj.lstrip().startswith("{") else {"answer": obj}
         if not isinstance(obj, Mapping):
             raise GoldRecordError(f"a gold record is a JSON object, got {type(obj).__name__}")
         return cls(

@@ -37,8 +37,8 @@ class RewardStatus(enum.Enum):
     NO_PROGRAM = ("no_program", "the official policy needs a {dialect} program and the completion has none")
     MULTIPLE_ANSWERS = ("multiple_answers", "the completion gives {count} different final answers")
     MANY_CANDIDATES = ("many_candidates", "the final answer {extracted!r} holds {count} numbers, not one")
-    PROSE = ("prose", "the final answer {extracted!r} is a sentence about a number (a negation, or more than six "
-                      "other words), not a plain answer")
+    PROSE = ("prose", "the final answer {extracted!r} is a sentence about a number (a negation, more than six "
+                      "other words, or over 2,000 characters), not a plain answer")
     UNREADABLE = ("unreadable", "the final answer {extracted!r} is neither a number nor yes/no")
     SYNTAX_ERROR = ("syntax_error", "the program does not parse: {detail}")
     PROGRAM_INVALID = ("program_invalid", "the program has no value under the official semantics: {detail}")

@@ -23,15 +23,18 @@ MAX_PROSE_WORDS = 6
 MAX_NUMBER_CHARS = 64
 # bound: MAX_NUMBER_CHARS = 64 — a number written with more characters is unreadable, never parsed
 MAX_COUNTED = 100
-# bound: MAX_COUNTED = 100 — numbers counted in a refused list (its reason says "101" for more)
+# bound: MAX_COUNTED = 100 — numbers counted in a refused list (its reason says "more than 100" beyond)
 
 _NUMBER = re.compile(
     r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d{1,3}(?!\d))?")
 _PERCENT = re.compile(r"\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b)", re.IGNORECASE)
 _SCALE_WORD = re.compile(r"\s*(thousands?|millions?|billions?|trillions?|bn|mn)\b", re.IGNORECASE)
 _SCALE_SUFFIX = re.compile(r"(k|m|b)\b", re.IGNORECASE)
-_PREFIX = re.compile(r"(\(?)\s*([-+]?)\s*(?:US\$|USD|EUR|GBP|[$€£¥])?\s*([-+]?)\s*$")
-_CLOSE = re.compile(r"\s*(?:US\$|USD|EUR|GBP|dollars?|[$€£¥])?\s*\)")
+# Sign and parentheses are looked for in at most _AROUND characters either side of the number, with
+# whitespace collapsed first, so these patterns never scan a long run of spaces.
+_AROUND = 16
+_PREFIX = re.compile(r"(\(?) ?([-+]?) ?(?:US\$|USD|EUR|GBP|[$€£¥])? ?([-+]?) ?$")
+_CLOSE = re.compile(r" ?(?:US\$|USD|EUR|GBP|dollars?|[$€£¥])? ?\)")
 _YES_NO = re.compile(r"^[\W_]*(yes|no)\b", re.IGNORECASE)
 _LETTER = re.compile(r"^(?:option[ \t]+)?\(?([a-e])\)?(?=$|[\s).,:])", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
@@ -49,7 +52,8 @@ SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn
 _REPLACEMENTS = (
     ("\u2212", "-"), ("\u2013", "-"), ("\u00a0", " "), ("\u202f", " "), ("\u2009", " "),
     ("**", ""), ("`", ""), ("\\%", "%"), ("\\$", "$"), ("\\,", ""), ("\\!", ""), ("{,}", ","),
-    ("\\text", ""), ("\\mathrm", ""), ("\\textbf", ""), ("\\left", ""), ("\\right", ""), ("{", ""), ("}", ""),
+    ("\\textbf", ""), ("\\text", ""), ("\\mathrm", ""), ("\\mathbf", ""), ("\\left", ""), ("\\right", ""),
+    ("{", ""), ("}", ""),
 )
 
 
@@ -121,7 +125,7 @@ def read_answer(text: str, letters: bool = False) -> Reading:
     if not matches:
         return Reading(ReadKind.NOTHING, text)
     if len(matches) > 1:
-        return Reading(ReadKind.MANY, text, count=_count_numbers(text))
+        return Reading(ReadKind.MANY, text, count=count_numbers(text))
     words = [word.group(0).lower() for word in _WORD.finditer(text)]
     others = sum(1 for word in words if word not in _UNIT_WORDS)
     if others > MAX_PROSE_WORDS or "n/a" in text.lower() or any(word in _NEGATIONS for word in words):
@@ -129,7 +133,12 @@ def read_answer(text: str, letters: bool = False) -> Reading:
     return _number(text, matches[0])
 
 
-def _count_numbers(text: str) -> int:
+def _collapse(text: str) -> str:
+    """Every whitespace run as one space (kept at the ends, so adjacency to the number is kept)."""
+    return re.sub(r"\s+", " ", text)
+
+
+def count_numbers(text: str) -> int:
     """How many numbers the text holds, counting no further than :data:`MAX_COUNTED`."""
     count = 0
     for count, _ in enumerate(_NUMBER.finditer(text), start=1):
@@ -143,23 +152,31 @@ def _number(text: str, match: re.Match[str]) -> Reading:
     if len(digits) > MAX_NUMBER_CHARS:
         return Reading(ReadKind.NOTHING, text)
     magnitude = float(digits.replace(",", ""))
-    prefix = _PREFIX.search(text[:match.start()])
+    prefix = _PREFIX.search(_collapse(text[max(0, match.start() - _AROUND):match.start()]))
     negative = prefix is not None and "-" in (prefix.group(2) + prefix.group(3))
-    rest = text[match.end():]
-    factor = 1.0
-    percent = _PERCENT.match(rest)
-    scale = _SCALE_WORD.match(rest) or _SCALE_SUFFIX.match(rest)
-    if percent is not None:
-        factor, rest = 0.01, rest[percent.end():]
-    elif scale is not None:
-        factor, rest = SCALES[scale.group(1).lower().rstrip("s")], rest[scale.end():]
-    if prefix is not None and prefix.group(1) == "(" and _CLOSE.match(rest):
-        negative = True
+    factor, rest = _factor(text[match.end():])
+    if prefix is not None and prefix.group(1) == "(":
+        close = _CLOSE.match(_collapse(rest[:_AROUND]))
+        if close is not None:
+            negative = True
+            if factor == 1.0:  # "(4.5) million": the scale word after the parenthesis
+                factor, _ = _factor(_collapse(rest[:_AROUND])[close.end():])
     raw = -magnitude if negative else magnitude
     value = raw / 100.0 if factor == 0.01 else raw * factor  # % divides, as the official str_to_num does
     if not math.isfinite(value):
         return Reading(ReadKind.NOTHING, text)
     return Reading(ReadKind.NUMBER, text, value, raw, factor, 1, _half_unit(digits, factor))
+
+
+def _factor(rest: str) -> tuple[float, str]:
+    """The ``%`` (0.01) or scale word (1e3, 1e6, ...) opening ``rest``, and what follows it."""
+    percent = _PERCENT.match(rest)
+    if percent is not None:
+        return 0.01, rest[percent.end():]
+    scale = _SCALE_WORD.match(rest) or _SCALE_SUFFIX.match(rest)
+    if scale is not None:
+        return SCALES[scale.group(1).lower().rstrip("s")], rest[scale.end():]
+    return 1.0, rest
 
 
 def _half_unit(digits: str, factor: float) -> float | None:

@@ -98,7 +98,7 @@ def official(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> Rewar
 def _bare_number_program(found: Found) -> str | RewardResult | None:
     """ConvFinQA's evaluator runs a one-token program as a bare number: the final answer's text is that token."""
     choice = choose(found)
-    if choice is None or choice.reading is None and choice.status is None:
+    if choice is None:
         return None
     if choice.reading is None:
         assert choice.status is not None
