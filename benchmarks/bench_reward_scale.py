@@ -111,6 +111,17 @@ def run(n: int, options: ParallelOptions) -> dict[str, Any]:
             "rate": count / seconds, "peak_mb": memory.peak / 2**20, "sha": digest.hexdigest()[:16]}
 
 
+def _commit() -> str:
+    """The checked-out commit (the code every engine ran must not change during the run)."""
+    import subprocess
+
+    try:
+        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1_000_000)
@@ -124,7 +135,7 @@ def main() -> int:
         print(f"running {name} over {args.n:,} completions...", file=sys.stderr, flush=True)
         rows.append(run(args.n, options))
     serial = next((row for row in rows if row["engine"] == "serial"), rows[0])
-    print(f"\n{args.n:,} completions, chunks of {CHUNK_LINES} lines, {os.cpu_count()} CPUs "
+    print(f"\ncode at {_commit()}; {args.n:,} completions, chunks of {CHUNK_LINES} lines, {os.cpu_count()} CPUs "
           f"(load average at the end {os.getloadavg()[0]:.1f})\n")
     print("| engine | jobs | lines | seconds | rewards/s | vs serial | peak RSS (MB, all processes) | output sha256 |")
     print("|---|---|---|---|---|---|---|---|")
