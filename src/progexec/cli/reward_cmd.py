@@ -12,12 +12,16 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
+from ..parallel import PerItem, parallel_map
 from ..reward.batch import score_lines
 from ..reward.gold import GoldRecordError, parse_policy
 from ..reward.model import Policy
 from .common import EXIT_OK, UsageError, open_output
+from .parallel_args import add_parallel_arguments, parallel_options
 
 NAME = "reward"
 HELP = "score model completions against gold records (JSON Lines in, one typed reward per line out)"
@@ -32,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the policy for lines whose line and gold name none (default numeric)")
     parser.add_argument("--out", metavar="FILE", help="write JSON Lines here instead of standard output")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
+    add_parallel_arguments(parser, chunk_size=CHUNK_LINES)  # scale-out: --jobs, --engine, --ray-address
 
 
 def read_chunks(path: str, size: int = CHUNK_LINES) -> Iterator[tuple[int, list[bytes]]]:
@@ -55,17 +60,24 @@ def read_chunks(path: str, size: int = CHUNK_LINES) -> Iterator[tuple[int, list[
             handle.close()
 
 
+def _score_chunk(default: Policy | None, chunk: tuple[int, list[bytes]]) -> list[str]:
+    """One read chunk to its output lines (module level, so worker processes can unpickle it)."""
+    first, lines = chunk
+    return score_lines(lines, first, default)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         default = parse_policy(args.policy) if args.policy else None
     except GoldRecordError as error:
         raise UsageError(str(error)) from None
-    chunks = read_chunks(args.input)
+    options = parallel_options(args)
+    chunks = read_chunks(args.input, options.chunk_size)
     out = open_output(args.out)
     statuses: Counter[str] = Counter()
-    try:
-        for first, lines in chunks:
-            for text in score_lines(lines, first, default):
+    try:  # one read chunk is one task: --chunk-size lines each, scored by the same function on any engine
+        for texts in parallel_map(PerItem(partial(_score_chunk, default)), chunks, replace(options, chunk_size=1)):
+            for text in texts:
                 out.write(text + "\n")
                 statuses[json.loads(text)["status"]] += 1
     finally:

@@ -1,0 +1,50 @@
+"""The gold record an adapter hands to the reward core, from the pieces a framework passes around."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import ProgexecError
+
+GOLD_KEYS = ("answer", "program", "table", "dialect", "options", "policy", "problem")
+"""The keys of a gold record (see :class:`progexec.reward.GoldRecord`); others are not gold."""
+
+
+def gold_mapping(answer: Any, extra: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The gold keys of ``extra`` (absent or None ones left out), with ``answer`` taking precedence
+    over an ``answer`` in ``extra`` when it is not None."""
+    gold = {key: extra[key] for key in GOLD_KEYS if extra is not None and extra.get(key) is not None}
+    if "table" in gold:
+        gold["table"] = _plain_table(gold["table"])
+    if answer is not None:
+        gold["answer"] = answer
+    return gold
+
+
+def _plain_table(table: Any) -> Any:
+    """A table that came through numpy or Arrow (arrays of arrays) as lists of lists; others as given."""
+    if isinstance(table, list) and all(isinstance(row, list) for row in table):
+        return table
+    if hasattr(table, "tolist"):
+        table = table.tolist()
+    if isinstance(table, (list, tuple)):
+        return [row.tolist() if hasattr(row, "tolist") else list(row) if isinstance(row, tuple) else row
+                for row in table]
+    return table
+
+
+class AdapterInputError(ProgexecError, ValueError):
+    """A framework handed an adapter inconsistent batch columns (lists of different lengths)."""
+
+
+def column(columns: Mapping[str, Any], key: str, count: int) -> Sequence[Any]:
+    """Dataset column ``key`` with one entry per completion (all None when absent)."""
+    values = columns.get(key)
+    if values is None:
+        return [None] * count
+    if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__getitem__") \
+            or not hasattr(values, "__len__") or len(values) != count:
+        size = len(values) if hasattr(values, "__len__") else type(values).__name__
+        raise AdapterInputError(f"column {key!r} must hold one entry per completion ({count}), got {size}")
+    return values  # type: ignore[no-any-return]

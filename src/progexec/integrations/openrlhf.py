@@ -1,0 +1,34 @@
+"""An OpenRLHF reward function file: ``--remote_rm_url /path/to/progexec/integrations/openrlhf.py``.
+
+OpenRLHF loads ``reward_func(queries, prompts, labels)`` from the file and calls it from a worker
+thread; ``queries`` are prompt plus response decoded with special tokens kept, ``labels`` the
+dataset's label column. Each label is the gold record as a JSON object string (a label that is
+not a JSON object is taken as the gold answer itself). The rules — the response is the query after
+its prompt, without trailing special tokens; rewards and scores one float per query; extra_logs
+the batch means — are :mod:`progexec.reward.remote`'s, shared with ``progexec serve``, so the
+file and the server give the same rewards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+# Absolute imports: OpenRLHF loads this file by path as a top-level module, not as part of a package.
+from progexec.integrations._gold import AdapterInputError
+from progexec.reward.remote import label_gold, openrlhf_rewards, response_text
+
+__all__ = ["reward_func", "response_text", "label_gold"]
+
+
+def _check(queries: Sequence[Any], prompts: Sequence[Any], labels: Sequence[Any]) -> None:
+    if not len(queries) == len(prompts) == len(labels):
+        raise AdapterInputError(f"reward_func: {len(queries)} queries, {len(prompts)} prompts, "
+                                f"{len(labels)} labels")
+
+
+def reward_func(queries: Sequence[Any], prompts: Sequence[Any], labels: Sequence[Any],
+                **kwargs: Any) -> dict[str, Any]:
+    """OpenRLHF's reward function; a ``policy`` keyword overrides each label's policy."""
+    _check(queries, prompts, labels)
+    return openrlhf_rewards(queries, prompts, labels, kwargs.get("policy"))

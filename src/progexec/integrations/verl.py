@@ -1,0 +1,79 @@
+"""verl reward functions: ``compute_score`` (naive manager), ``compute_score_batch`` (batch manager)
+and ``compute_score_float`` (prime manager).
+
+verl passes ``ground_truth`` (here the gold answer as text, ``str(exe_ans)``) and ``extra_info``
+(the rest of the gold record: table, program, dialect, options, problem, policy). verl requires
+every item of a batch to return the same keys, and its validation metrics average every extra key
+whose first value is not a string, so the dict always holds the keys of
+:data:`progexec.reward.RECORD_KEYS` with ``extracted`` and ``value`` as text (``""`` when there is
+none). Point verl at a function with ``custom_reward_function.path`` (this file, or
+``pkg://progexec.integrations.verl``) and ``.name``; a ``policy`` reward kwarg overrides the
+per-row policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+# Absolute imports: verl's custom_reward_function.path loads this file by path as a top-level module.
+from progexec.integrations._gold import AdapterInputError, gold_mapping
+from progexec.reward import RewardResult, score_completion
+
+DATA_SOURCE_DIALECTS = {"progexec/finqa": "finqa", "progexec/convfinqa": "convfinqa", "progexec/mathqa": "mathqa"}
+"""The ``data_source`` of the rows :mod:`progexec.integrations.verl_rows` writes, and their dialect
+(used when ``extra_info`` names none)."""
+
+
+def verl_record(result: RewardResult) -> dict[str, Any]:
+    """The result as verl wants it: the same keys always, no None, ``extracted`` and ``value`` as text."""
+    record = result.record()
+    record["extracted"] = "" if result.extracted is None else result.extracted
+    record["value"] = "" if result.value is None else _text(result.value)
+    return record
+
+
+def _text(value: float | bool) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return repr(value)
+
+
+def _score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any,
+           policy: Any) -> RewardResult:
+    extra = extra_info if isinstance(extra_info, Mapping) else None
+    gold = gold_mapping(ground_truth, extra)
+    dialect = DATA_SOURCE_DIALECTS.get(data_source) if isinstance(data_source, str) else None
+    if dialect is not None and "dialect" not in gold:
+        gold["dialect"] = dialect
+    return score_completion(solution_str, gold, policy=policy)
+
+
+def compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
+                  **kwargs: Any) -> dict[str, Any]:
+    """One completion, as the naive manager calls it (by keyword, from any thread); never raises."""
+    return verl_record(_score(data_source, solution_str, ground_truth, extra_info, kwargs.get("policy")))
+
+
+def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[Any], ground_truths: Sequence[Any],
+                        extra_infos: Sequence[Any] | None = None, **kwargs: Any) -> list[dict[str, Any]]:
+    """A batch, as the batch manager calls it: one dict per completion, in order.
+
+    Lists of different lengths are a caller's bug verl would otherwise hide (it indexes by position),
+    so they raise AdapterInputError rather than score a shorter batch.
+    """
+    count = len(solution_strs)
+    extras: Sequence[Any] = [None] * count if extra_infos is None else extra_infos
+    if not len(data_sources) == len(ground_truths) == len(extras) == count:
+        raise AdapterInputError(f"compute_score_batch: {len(data_sources)} data_sources, {count} solution_strs, "
+                         f"{len(ground_truths)} ground_truths, {len(extras)} extra_infos")
+    policy = kwargs.get("policy")
+    return [verl_record(_score(source, solution, truth, extra, policy))
+            for source, solution, truth, extra in zip(data_sources, solution_strs, ground_truths, extras)]
+
+
+def compute_score_float(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
+                        **kwargs: Any) -> float:
+    """The score alone, a plain float (the prime manager calls it positionally in worker processes and
+    zeroes the whole batch on anything else)."""
+    return float(_score(data_source, solution_str, ground_truth, extra_info, kwargs.get("policy")).score)

@@ -1,0 +1,266 @@
+"""An order-preserving map of a pure chunk function over a stream of work, on one of three engines.
+
+``serial`` runs the chunks in this process, ``process`` on a local pool of worker processes
+(``forkserver``, else ``spawn``: never ``fork``, which copies a threaded parent) and ``ray`` as
+Ray tasks, on a cluster joined by address or on a local one started for the run. Every engine
+calls the same chunk function on the same chunks, so the results are the serial results: in
+input order, one per item, nothing dropped. At most ``in_flight`` chunks are outstanding at
+once, so memory is bounded by the chunk size, not by the length of the input.
+
+A chunk function takes a list of work items and returns a list of results of the same length;
+it must be picklable (a module-level function, or a :func:`functools.partial` of one) and must
+not depend on process state that the workers do not share.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from enum import Enum
+from itertools import islice
+from typing import Any, Generic, TypeVar
+
+from .errors import ProgexecError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+ChunkFunction = Callable[[list[T]], Sequence[R]]
+
+DEFAULT_CHUNK_SIZE = 1000
+# bound: DEFAULT_CHUNK_SIZE = 1000 — items per task; a reward takes ~50 µs, so a task is tens of ms
+IN_FLIGHT_PER_WORKER = 2
+# bound: IN_FLIGHT_PER_WORKER = 2 — outstanding chunks per worker; memory is O(jobs × chunk size)
+MAX_JOBS = 1024
+# bound: MAX_JOBS = 1024 — largest --jobs accepted (a typo like 10000 would fork-bomb the machine)
+
+
+class Engine(str, Enum):
+    """Where the chunks run; the value is the ``--engine`` spelling."""
+
+    SERIAL = "serial"
+    PROCESS = "process"
+    RAY = "ray"
+
+
+class ParallelError(ProgexecError):
+    """A chunk could not be run (a worker died, Ray is missing, a chunk came back the wrong size)."""
+
+
+@dataclass(frozen=True)
+class ParallelOptions:
+    """How to run a map: the engine, its worker count, the Ray address and the chunk size."""
+
+    engine: Engine = Engine.SERIAL
+    jobs: int = 1
+    ray_address: str | None = None
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.jobs <= MAX_JOBS:
+            raise ParallelError(f"jobs must be between 1 and {MAX_JOBS}, not {self.jobs}")
+        if self.chunk_size < 1:
+            raise ParallelError(f"chunk size must be at least 1, not {self.chunk_size}")
+        if self.ray_address is not None and self.engine is not Engine.RAY:
+            raise ParallelError(f"a Ray address needs the ray engine, not {self.engine.value}")
+
+    @classmethod
+    def resolve(cls, engine: str | Engine | None = None, jobs: int | None = None,
+                ray_address: str | None = None, chunk_size: int | None = None) -> ParallelOptions:
+        """The options the CLI flags mean: no engine named is ``process`` for ``jobs > 1``, ``ray``
+        when an address is given, else ``serial``; ``jobs`` defaults to the CPU count for ray."""
+        if engine is None:
+            chosen = Engine.RAY if ray_address else Engine.PROCESS if (jobs or 1) > 1 else Engine.SERIAL
+        else:
+            try:
+                chosen = Engine(engine)
+            except ValueError:
+                names = ", ".join(e.value for e in Engine)
+                raise ParallelError(f"unknown engine {engine!r} (choose from {names})") from None
+        if jobs is None:
+            jobs = (os.cpu_count() or 1) if chosen is not Engine.SERIAL else 1
+        return cls(chosen, jobs, ray_address, DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size)
+
+    @property
+    def in_flight(self) -> int:
+        """Chunks outstanding at once."""
+        return 1 if self.engine is Engine.SERIAL else IN_FLIGHT_PER_WORKER * self.jobs
+
+
+@dataclass
+class RunStats:
+    """Run metadata (the only output allowed to name the engine or a time)."""
+
+    engine: str
+    jobs: int
+    chunk_size: int
+    items: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def record(self) -> dict[str, Any]:
+        return {"engine": self.engine, "jobs": self.jobs, "chunk_size": self.chunk_size, "items": self.items,
+                "chunks": self.chunks, "seconds": round(self.seconds, 3), **self.extra}
+
+
+def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """Consecutive lists of ``size`` items (the last may be shorter), read lazily."""
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+def _checked(results: Sequence[R], chunk: Sequence[object], index: int) -> Sequence[R]:
+    if len(results) != len(chunk):
+        raise ParallelError(f"chunk {index} ({len(chunk)} items) came back with {len(results)} results")
+    return results
+
+
+class _Backend(Generic[T, R]):
+    """Submits one chunk and hands back a handle whose :meth:`wait` returns the chunk's results."""
+
+    def submit(self, function: ChunkFunction[T, R], chunk: list[T]) -> Callable[[], Sequence[R]]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the workers (a no-op where there are none)."""
+
+
+class _Serial(_Backend[T, R]):
+    def submit(self, function: ChunkFunction[T, R], chunk: list[T]) -> Callable[[], Sequence[R]]:
+        results = function(chunk)
+        return lambda: results
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+class _Processes(_Backend[T, R]):
+    def __init__(self, jobs: int) -> None:
+        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context())
+
+    def submit(self, function: ChunkFunction[T, R], chunk: list[T]) -> Callable[[], Sequence[R]]:
+        future: Future[Sequence[R]] = self.pool.submit(function, chunk)
+
+        def wait() -> Sequence[R]:
+            try:
+                return future.result()
+            except BrokenProcessPool as error:
+                raise ParallelError(f"a worker process died: {error}") from error
+
+        return wait
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _apply(function: Callable[[list[Any]], Sequence[Any]], chunk: list[Any]) -> list[Any]:
+    """What a Ray task runs: the chunk function, its results as a list (Ray returns one object)."""
+    return list(function(chunk))
+
+
+class _Ray(_Backend[T, R]):
+    def __init__(self, jobs: int, address: str | None) -> None:
+        try:
+            ray = importlib.import_module("ray")
+        except ImportError:
+            raise ParallelError("the ray engine needs Ray: pip install 'progexec[ray]'") from None
+        self.ray: Any = ray
+        self.started = False
+        if not ray.is_initialized():
+            if address is not None:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False,
+                         configure_logging=False)
+            self.started = True
+        self.task = ray.remote(num_cpus=1)(_apply)
+
+    def submit(self, function: ChunkFunction[T, R], chunk: list[T]) -> Callable[[], Sequence[R]]:
+        reference = self.task.remote(function, chunk)
+
+        def wait() -> Sequence[R]:
+            errors = self.ray.exceptions
+            try:
+                results: Sequence[R] = self.ray.get(reference)
+            except errors.RayTaskError:  # the chunk function raised: also an instance of its exception
+                raise
+            except errors.RayError as error:
+                raise ParallelError(f"a Ray task failed: {type(error).__name__}: {error}") from error
+            return results
+
+        return wait
+
+    def close(self) -> None:
+        if self.started:
+            self.ray.shutdown()
+
+
+def _backend(options: ParallelOptions) -> _Backend[Any, Any]:
+    if options.engine is Engine.PROCESS:
+        return _Processes(options.jobs)
+    if options.engine is Engine.RAY:
+        return _Ray(options.jobs, options.ray_address)
+    return _Serial()
+
+
+def parallel_map(function: ChunkFunction[T, R], items: Iterable[T], options: ParallelOptions | None = None,
+                 stats: RunStats | None = None) -> Generator[R, None, None]:
+    """``function`` over ``items`` in chunks, yielding one result per item in input order.
+
+    The input is read lazily and at most ``options.in_flight`` chunks are outstanding. A chunk
+    whose result has the wrong length, or a worker that dies, raises :class:`ParallelError`;
+    an exception raised by ``function`` itself propagates unchanged. ``stats``, when given, is
+    filled in as the run goes (items, chunks, seconds).
+    """
+    options = options or ParallelOptions()
+    started = time.monotonic()
+    backend: _Backend[T, R] = _backend(options)
+    pending: deque[tuple[int, list[T], Callable[[], Sequence[R]]]] = deque()
+    try:
+        for index, chunk in enumerate(chunked(items, options.chunk_size)):
+            pending.append((index, chunk, backend.submit(function, chunk)))
+            if len(pending) >= options.in_flight:
+                yield from _drain_one(pending, stats)
+        while pending:
+            yield from _drain_one(pending, stats)
+    finally:  # also when the consumer stops early: close() cancels what has not started
+        backend.close()
+        if stats is not None:
+            stats.seconds = time.monotonic() - started
+
+
+def _drain_one(pending: deque[tuple[int, list[T], Callable[[], Sequence[R]]]],
+               stats: RunStats | None) -> Iterator[R]:
+    index, chunk, wait = pending.popleft()
+    results = _checked(wait(), chunk, index)
+    if stats is not None:
+        stats.items += len(results)
+        stats.chunks += 1
+    yield from results
+
+
+class PerItem(Generic[T, R]):
+    """A picklable chunk function that applies a picklable item function to each item of a chunk."""
+
+    def __init__(self, function: Callable[[T], R]) -> None:
+        self.function = function
+
+    def __call__(self, chunk: list[T]) -> list[R]:
+        function = self.function
+        return [function(item) for item in chunk]
+
+
+def run_stats(options: ParallelOptions) -> RunStats:
+    """Empty run metadata for ``options``."""
+    return RunStats(options.engine.value, options.jobs, options.chunk_size)

@@ -1,0 +1,54 @@
+"""The ray engine on a local cluster (num_cpus=2) gives exactly the serial results, in order."""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from progexec.parallel import Engine, ParallelOptions, PerItem, parallel_map, run_stats
+
+ray = pytest.importorskip("ray")
+pytestmark = pytest.mark.ray
+
+PARSE: PerItem[str, int] = PerItem(int)
+GOLD_SET = Path(__file__).parent / "data" / "rewards" / "convfinqa_sonnet.jsonl.gz"
+ITEMS = [str(n * 7919 % 10007) for n in range(5003)]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[None]:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def test_a_local_ray_cluster_matches_serial_and_is_left_running(cluster: None) -> None:
+    options = ParallelOptions(Engine.RAY, jobs=2, chunk_size=250)
+    stats = run_stats(options)
+    got = list(parallel_map(PARSE, ITEMS, options, stats))
+    assert got == list(parallel_map(PARSE, ITEMS))
+    assert got == [int(text) for text in ITEMS]
+    assert stats.chunks == 21 and stats.items == len(ITEMS)
+    assert ray.is_initialized()  # a cluster the run did not start is not the run's to stop
+
+
+def test_an_exception_in_a_ray_task_surfaces_as_its_own_type(cluster: None) -> None:
+    with pytest.raises(ValueError, match="invalid literal"):
+        list(parallel_map(PARSE, ["1", "x"], ParallelOptions(Engine.RAY, jobs=2)))
+
+
+def test_progexec_reward_on_ray_writes_the_serial_bytes(cluster: None, tmp_path: Path) -> None:
+    from progexec.cli import main
+
+    lines = gzip.decompress(GOLD_SET.read_bytes()).decode("utf-8").splitlines()[:300]
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    serial, on_ray = tmp_path / "serial.jsonl", tmp_path / "ray.jsonl"
+    assert main(["reward", str(source), "--quiet", "--out", str(serial)]) == 0
+    assert main(["reward", str(source), "--quiet", "--out", str(on_ray), "--engine", "ray", "--jobs", "2",
+                 "--chunk-size", "64"]) == 0
+    assert on_ray.read_bytes() == serial.read_bytes()
+    assert len(serial.read_bytes().splitlines()) == 300
