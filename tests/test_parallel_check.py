@@ -8,6 +8,7 @@ import pytest
 
 from progexec.checker.check import python_answerer, run_check
 from progexec.checker.output import dumps_json
+from progexec.errors import ProgexecError
 from progexec.parallel import Engine, ParallelOptions
 from progexec.parallel_check import RounderSpec, RounderSpecError, run_check_parallel, spec_from_args
 from tests.test_check_rounder_zoo import decimal_of_repr
@@ -33,7 +34,11 @@ def test_an_external_program_runs_in_every_worker(tmp_path: os.PathLike[str]) ->
 
 
 def test_a_spec_that_cannot_be_imported_is_named() -> None:
-    with pytest.raises(RounderSpecError, match="no_such_module"):
-        RounderSpec("no_such_module:f").function()
+    rounder = RounderSpec("no_such_module:f").rounder()  # the rounder runs in a leashed child process
+    with pytest.raises(ProgexecError, match="no_such_module"):
+        try:
+            rounder.start()
+        finally:
+            rounder.close()
     with pytest.raises(RounderSpecError, match="exactly one"):
         RounderSpec()

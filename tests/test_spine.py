@@ -316,3 +316,19 @@ def test_report_from_eight_threads_equals_serial() -> None:
 def test_every_bound_is_documented() -> None:
     text = (Path(__file__).parent.parent / "docs" / "robustness.md").read_text(encoding="utf-8")
     assert [name for name in LIMIT_DOCS if f"| `{name}` |" not in text] == []
+
+
+def test_exec_and_score_give_the_serial_bytes_on_two_processes(tmp_path: Path) -> None:
+    gold = _finqa_file(tmp_path, _test_split()[:300])
+    pred = PREDICTIONS / "finqa_example_predictions.json.gz"
+    outputs: dict[str, list[bytes]] = {"exec": [], "items": []}
+    for jobs in ("1", "2"):
+        exec_out, items_out = tmp_path / f"exec{jobs}.jsonl", tmp_path / f"items{jobs}.jsonl"
+        assert _progexec("exec", str(gold), "--jobs", jobs, "--chunk-size", "50", "--out", str(exec_out)).returncode == 0
+        result = _progexec("score", "--gold", "finqa:test", "--pred", str(pred), "--scorer", "all", "--jobs", jobs,
+                           "--chunk-size", "100", "--items", str(items_out))
+        assert result.returncode in (0, 1), result.stderr
+        outputs["exec"].append(exec_out.read_bytes())
+        outputs["items"].append(items_out.read_bytes())
+    assert outputs["exec"][0] == outputs["exec"][1] and len(outputs["exec"][0].splitlines()) == 300
+    assert outputs["items"][0] == outputs["items"][1]

@@ -10,16 +10,14 @@ every case the serial run would keep from its block, and the rule only looks at 
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
 
 from .checker.cases import DEFAULT_CASES, CaseBlock, DigitsPlan, iter_blocks
-from .checker.check import Answerer, CheckReport, ProgressHook, _keep, check_block, python_answerer, verify_oracle
+from .checker.check import CheckReport, ProgressHook, _keep, check_block, verify_oracle
+from .checker.divergence import Divergence
 from .checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
 from .errors import ProgexecError
 from .parallel import ParallelOptions, parallel_map
@@ -31,62 +29,50 @@ class RounderSpecError(ProgexecError):
 
 @dataclass(frozen=True)
 class RounderSpec:
-    """A rounder a worker can rebuild: ``python`` (``MODULE:FUNC``) or ``cmd`` (an argv), not both."""
+    """A rounder a worker can rebuild: ``python`` (``MODULE:FUNC``) or ``cmd`` (an argv), not both.
+    Either way it runs in a leashed child process of the worker (:class:`ExternalRounder`)."""
 
     python: str | None = None
     cmd: tuple[str, ...] | None = None
     timeout: float = DEFAULT_TIMEOUT
     chunk: int = DEFAULT_CHUNK
-    path: tuple[str, ...] = ()
-    """Directories prepended to ``sys.path`` in the worker before importing (the parent's cwd)."""
+    cwd: str | None = None
+    """The directory the child runs in (the parent's cwd, so ``MODULE`` imports as it would there)."""
 
     def __post_init__(self) -> None:
         if (self.python is None) == (self.cmd is None):
             raise RounderSpecError("a rounder spec names exactly one of python and cmd")
 
-    def function(self) -> Callable[[float, int], Any]:
-        """Import ``MODULE:FUNC`` (FUNC may be dotted)."""
-        assert self.python is not None
-        module_name, _, attribute = self.python.partition(":")
-        for directory in reversed(self.path):
-            if directory not in sys.path:
-                sys.path.insert(0, directory)
-        try:
-            target: Any = importlib.import_module(module_name)
-            for part in attribute.split("."):
-                target = getattr(target, part)
-        except Exception as error:
-            raise RounderSpecError(f"cannot load {self.python}: {type(error).__name__}: {error}") from None
-        if not callable(target):
-            raise RounderSpecError(f"{self.python} is not callable")
-        return target  # type: ignore[no-any-return]
+    def rounder(self) -> ExternalRounder:
+        """A fresh child-process answerer for this spec."""
+        if self.python is not None:
+            return ExternalRounder.python(self.python, timeout=self.timeout, chunk=self.chunk)
+        assert self.cmd is not None
+        return ExternalRounder(list(self.cmd), timeout=self.timeout, chunk=self.chunk, cwd=self.cwd)
 
 
 def check_blocks(spec: RounderSpec, name: str, seed: int, digits: str, limit: int, oracle_every: int,
                  blocks: list[CaseBlock]) -> list[CheckReport]:
     """The chunk function: one partial report per block, each from an empty report."""
-    external: ExternalRounder | None = None
-    answer: Answerer
-    if spec.cmd is not None:
-        external = ExternalRounder(list(spec.cmd), timeout=spec.timeout, chunk=spec.chunk)
-        external.start()
-        answer = external
-    else:
-        answer = python_answerer(spec.function(), spec.timeout)
+    external = spec.rounder()
+    if spec.cwd is not None and spec.cwd not in sys.path:
+        sys.path.insert(0, spec.cwd)
+    external.start()
     try:
         partials = []
         for block in blocks:
             if oracle_every:
                 verify_oracle(block, oracle_every)
             partial_report = CheckReport(name, seed, digits)
-            check_block(block, answer(block.xs, block.ndigits), partial_report, limit)
-            if external is not None:
-                partial_report.protocol = list(external.notes)
+            check_block(block, external(block.xs, block.ndigits), partial_report, limit)
+            partial_report.protocol = list(external.notes)
             partials.append(partial_report)
-        return partials
     finally:
-        if external is not None:
-            external.close()
+        external.close()
+    faults = [(Divergence(fault.kind.value), fault.detail) for fault in external.faults]
+    if partials:
+        partials[-1].faults = faults
+    return partials
 
 
 def merge(report: CheckReport, part: CheckReport, limit: int) -> None:
@@ -101,6 +87,7 @@ def merge(report: CheckReport, part: CheckReport, limit: int) -> None:
     for example in part.counterexamples:
         _keep(report, example, limit)
     report.protocol.extend(note for note in part.protocol if note not in report.protocol)
+    report.faults.extend(fault for fault in part.faults if fault not in report.faults)
 
 
 def run_check_parallel(spec: RounderSpec, name: str, options: ParallelOptions, cases: int = DEFAULT_CASES,
@@ -124,4 +111,4 @@ def run_check_parallel(spec: RounderSpec, name: str, options: ParallelOptions, c
 
 def spec_from_args(python: str | None, cmd: list[str] | None, timeout: float, chunk: int) -> RounderSpec:
     """The spec for ``check-rounder``'s ``--python`` / ``--cmd`` flags, importing from the current directory."""
-    return RounderSpec(python, None if cmd is None else tuple(cmd), timeout, chunk, (os.getcwd(),))
+    return RounderSpec(python, None if cmd is None else tuple(cmd), timeout, chunk, os.getcwd())

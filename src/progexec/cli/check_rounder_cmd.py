@@ -17,6 +17,10 @@ from ..checker.divergence import Divergence
 from ..checker.engine import StartError
 from ..checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
 from ..checker.output import as_junit, as_text, dumps_json
+from ..errors import ProgexecError
+from ..parallel import Engine, ParallelOptions
+from ..parallel_check import run_check_parallel, spec_from_args
+from .parallel_args import add_parallel_arguments, parallel_options
 from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError
 
 NAME = "check-rounder"
@@ -56,6 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     progress.add_argument("--progress", dest="progress", action="store_true", default=None,
                           help="show progress on stderr (default: when stderr is a terminal)")
     progress.add_argument("--no-progress", dest="progress", action="store_false")
+    add_parallel_arguments(parser, chunk_size=1)
 
 
 def _answerer(args: argparse.Namespace) -> tuple[Answerer, str, ExternalRounder]:
@@ -91,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
         plan = DigitsPlan.parse(args.digits)
     except ValueError as error:
         raise UsageError(str(error)) from None
+    options = parallel_options(args)
+    if options.engine is not Engine.SERIAL:
+        return _run_parallel(args, plan, options)
     answer, name, external = _answerer(args)
     progress = Progress(args.cases, "check-rounder", args.progress)
     try:
@@ -104,6 +112,27 @@ def run(args: argparse.Namespace) -> int:
         external.close()
     report.protocol = list(external.notes)
     report.faults = [(Divergence(fault.kind.value), fault.detail) for fault in external.faults]
+    return _emit(report, args)
+
+
+def _run_parallel(args: argparse.Namespace, plan: DigitsPlan, options: ParallelOptions) -> int:
+    """The suite's blocks across local processes or a Ray cluster: the serial report, merged in order."""
+    if args.search:
+        raise UsageError("--search runs in one process: drop --jobs/--engine to use it")
+    try:
+        argv = shlex.split(args.cmd) if args.cmd else None
+    except ValueError as error:
+        raise UsageError(f"bad --cmd: {error}") from None
+    spec = spec_from_args(args.python, argv, args.timeout, args.chunk)
+    progress = Progress(args.cases, "check-rounder", args.progress)
+    try:
+        report = run_check_parallel(spec, args.python or args.cmd, options, args.cases, args.seed, plan,
+                                    limit=args.examples, progress=lambda done, total: progress.update(done),
+                                    nonfinite=args.nonfinite)
+    except ProgexecError as error:
+        raise UsageError(str(error)) from None
+    finally:
+        progress.close()
     return _emit(report, args)
 
 

@@ -6,15 +6,19 @@ import argparse
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
 
 from ..corpus import CORPUS_NAMES
-from ..interp.run import Execution
 from ..items import Item
-from ..limits import using
+from ..limits import Limits, using
 from ..readers import InputError, read
 from ..records import dumps, execution_record
-from ..runner import execute_all
+from ..mathqa.execute import Semantics
+from ..parallel import PerItem, parallel_map
+from ..runner import execute
 from .mathqa_cmd import add_semantics_argument, semantics_from
+from .parallel_args import add_parallel_arguments, parallel_options
 from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output, progress_for
 
 NAME = "exec"
@@ -35,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
     add_semantics_argument(parser)
     add_batch_options(parser)
+    add_parallel_arguments(parser)
 
 
 def stream_items(sources: list[str]) -> Iterator[Item]:
@@ -52,11 +57,12 @@ def run(args: argparse.Namespace) -> int:
     tally = Tally()
     progress = progress_for(args, None, "exec")
     out = open_output(args.out)
+    work = PerItem(partial(exec_line, limits=limits, semantics=semantics_from(args)))
     try:
         with using(limits):  # the readers' bounds too: items are read as they are executed
-            for execution in execute_all(stream_items(sources), limits, semantics_from(args)):
-                out.write(dumps(execution_record(execution)) + "\n")
-                tally.add(execution)
+            for line, entry in parallel_map(work, stream_items(sources), parallel_options(args)):
+                out.write(line)
+                tally.add(entry)
                 progress.update(tally.total)
     finally:
         progress.close()
@@ -68,6 +74,27 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK if tally.matched == tally.with_gold else EXIT_DIVERGENCE
 
 
+@dataclass(frozen=True, slots=True)
+class TallyEntry:
+    """What the summary needs of one executed item (small, so workers send little back)."""
+
+    status: str
+    match: bool | None
+    mathqa: bool
+    within: bool = False
+    selected: bool = False
+
+
+def exec_line(item: Item, limits: Limits, semantics: Semantics) -> tuple[str, TallyEntry]:
+    """One item's JSON line and summary entry: the function every engine (serial, processes, Ray) runs."""
+    execution = execute(item, limits, semantics)
+    result = execution.mathqa
+    entry = TallyEntry(execution.status.label, execution.match, result is not None,
+                       bool(result and result.match),
+                       bool(result and result.option is not None and result.option == result.correct))
+    return dumps(execution_record(execution)) + "\n", entry
+
+
 class Tally:
     """The counts behind exec's summary: statuses, gold matches (FinQA family), MathQA option matches."""
 
@@ -77,18 +104,17 @@ class Tally:
         self.total = self.with_gold = self.matched = 0
         self.mathqa_within = self.mathqa_selected = 0
 
-    def add(self, execution: Execution) -> None:
+    def add(self, entry: TallyEntry) -> None:
         self.total += 1
-        result = execution.mathqa
-        if result is not None:  # MathQA: a dataset-quality count, not a divergence of the semantics
-            self.mathqa[execution.status.label] += 1
-            self.mathqa_within += bool(result.match)
-            self.mathqa_selected += result.option is not None and result.option == result.correct
+        if entry.mathqa:  # MathQA: a dataset-quality count, not a divergence of the semantics
+            self.mathqa[entry.status] += 1
+            self.mathqa_within += entry.within
+            self.mathqa_selected += entry.selected
             return
-        self.statuses[execution.status.label] += 1
-        if execution.match is not None:
+        self.statuses[entry.status] += 1
+        if entry.match is not None:
             self.with_gold += 1
-            self.matched += execution.match
+            self.matched += entry.match
 
     def summary(self) -> list[str]:
         lines = []

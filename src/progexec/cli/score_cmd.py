@@ -22,6 +22,7 @@ from ..score import (FORMAT_VERSION, SCORERS, ScoreInputError, ScoreReport, disa
                      load_predictions, resolve_scorers, score_predictions)
 from ..score.loading import CORPUS_NAMES
 from ..score.scoring import check_inputs
+from .parallel_args import add_parallel_arguments, parallel_options
 from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output,
                      progress_for, suggestion, verdict)
 
@@ -48,6 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="show, per pair of scorers, how many items they disagree on, with examples")
     parser.add_argument("--out", metavar="DIR", help="write score.json, items.jsonl, score.md and score.html here")
     add_batch_options(parser)
+    add_parallel_arguments(parser)
 
 
 def report_record(report: ScoreReport, compare: bool, meta: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -151,7 +153,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(error)) from None
         progress = progress_for(args, len(predictions), "score")
         try:
-            report = score_predictions(gold, predictions, names, args.gold, args.pred, progress.update)
+            report = score_predictions(gold, predictions, names, args.gold, args.pred, progress.update,
+                                       parallel_options(args), limits)
         finally:
             progress.close()
     meta = run_meta([args.gold, args.pred], args.argv, limits)

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import combinations
 from typing import Any
 
 from . import official_scorer as official, peers
 from .results import GoldItem, ScoredItem, Prediction, ScoreReport, ScorerFigures, Verdict
+from ..limits import Limits, current, using
+from ..parallel import ParallelOptions, PerItem, parallel_map
 from ..runner import prepare
 from .loading import LOOKS_LIKE_GOLD, ScoreInputError
 from .official_scorer import ItemContext
@@ -104,8 +107,12 @@ def _split_hint(predictions: Sequence[Prediction], gold_source: str) -> str:
 
 def score_predictions(gold: Sequence[GoldItem], predictions: Sequence[Prediction],
                       scorer_names: Sequence[str] | None = None, gold_source: str = "",
-                      pred_source: str = "", progress: Callable[[int], None] | None = None) -> ScoreReport:
-    """Score every prediction against its gold item with each named scorer (``progress(done)`` after each)."""
+                      pred_source: str = "", progress: Callable[[int], None] | None = None,
+                      parallel: ParallelOptions | None = None, limits: Limits | None = None) -> ScoreReport:
+    """Score every prediction against its gold item with each named scorer (``progress(done)`` after each).
+
+    ``parallel`` spreads the pairs over worker processes or a Ray cluster; the report is the serial one.
+    """
     names = resolve_scorers(scorer_names)
     prepare(symbolic=True)  # sympy is loaded before any item's clock starts
     by_id: dict[str, GoldItem] = {}
@@ -117,9 +124,8 @@ def score_predictions(gold: Sequence[GoldItem], predictions: Sequence[Prediction
                          {name: ScorerFigures(name, program_correct=0 if name in HAS_PROGRAM_ACCURACY else None)
                           for name in names}, [])
     seen: Counter[str] = Counter()
-    for done, pred in enumerate(predictions, start=1):
-        if progress is not None:
-            progress(done)
+    pairs: list[tuple[GoldItem, Prediction]] = []
+    for pred in predictions:
         if pred.error is not None:
             report.unreadable.append(f"record {pred.position} ({pred.id or 'no id'}): {pred.error}")
             if not pred.id:  # the official loop cannot even look such a record up
@@ -131,30 +137,48 @@ def score_predictions(gold: Sequence[GoldItem], predictions: Sequence[Prediction
         seen[pred.id] += 1
         if seen[pred.id] == 2:
             report.duplicate_ids.append(pred.id)
-        report.items.append(_score_item(ItemContext(target, pred), names, report))
+        pairs.append((target, pred))
+    work = PerItem(partial(score_pair, names=tuple(names), limits=limits or current()))
+    for done, (result, gold_error) in enumerate(parallel_map(work, pairs, parallel), start=1):
+        _account(report, result, gold_error)
+        if progress is not None:
+            progress(done)
     report.missing_ids = [item.id for item in gold if item.id not in seen]
     return report
 
 
-def _score_item(ctx: ItemContext, names: Sequence[str], report: ScoreReport) -> ScoredItem:
-    verdicts = {name: SCORERS[name](ctx) for name in names}
-    result = ScoredItem(ctx.pred.id, ctx.pred.position, verdicts,
-                        official_value=ctx.verdict.value if ctx.verdict.valid else None,
-                        gold_value=ctx.gold_value)
-    if ctx.pred.tokens is not None and ctx.gold.tokens is not None:
-        result.decided_by = ctx.match.decided_by.value
-        result.would_abort = official.would_abort(ctx)
-        if ctx.match.gold_error and ctx.pred.id not in report.gold_error_ids:
-            report.gold_error_ids.append(ctx.pred.id)
+def score_pair(pair: tuple[GoldItem, Prediction], names: tuple[str, ...], limits: Limits) -> tuple[ScoredItem, bool]:
+    """Every named scorer's verdict on one (gold, prediction) pair, and whether the official script could
+    not symbolise the gold: the function every engine (serial, processes, Ray) runs."""
+    with using(limits):
+        prepare(symbolic=True)
+        ctx = ItemContext(*pair)
+        verdicts = {name: SCORERS[name](ctx) for name in names}
+        result = ScoredItem(ctx.pred.id, ctx.pred.position, verdicts,
+                            official_value=ctx.verdict.value if ctx.verdict.valid else None,
+                            gold_value=ctx.gold_value)
+        gold_error = False
+        if ctx.pred.tokens is not None and ctx.gold.tokens is not None:
+            result.decided_by = ctx.match.decided_by.value
+            result.would_abort = official.would_abort(ctx)
+            gold_error = ctx.match.gold_error
+    return result, gold_error
+
+
+def _account(report: ScoreReport, result: ScoredItem, gold_error: bool) -> None:
+    """Add one scored pair to the report, in prediction order."""
+    report.items.append(result)
+    if gold_error and result.id not in report.gold_error_ids:
+        report.gold_error_ids.append(result.id)
     if result.would_abort:
-        report.would_abort_ids.append(ctx.pred.id)
+        report.would_abort_ids.append(result.id)
+    verdicts = result.verdicts
     for name, verdict in verdicts.items():
         figures = report.scorers[name]
         figures.n += 1
         figures.execution_correct += verdict.execution
         if figures.program_correct is not None and verdict.program:
             figures.program_correct += 1
-    return result
 
 
 def disagreements(report: ScoreReport, examples: int = 3) -> list[dict[str, Any]]:
