@@ -24,11 +24,16 @@ from .interp.status import Status
 from .items import Item
 from .limits import DEFAULT_LIMITS, Limits
 from .readers import InputError, read
-from .report.model import Report
 from .runner import execute
-from .score.results import ScoreReport
 
 __version__ = "0.2.0"
+
+# The subpackages ``progexec.score`` and ``progexec.report`` are imported here, before the functions of
+# the same names below, so that a later ``import progexec.score.x`` finds them loaded and never rebinds
+# ``progexec.score`` / ``progexec.report`` to the module (the functions stay the public names).
+from . import report as _report_package, score as _score_package  # noqa: E402,F401
+from .report.model import Report  # noqa: E402
+from .score.results import ScoreReport  # noqa: E402
 
 
 def run(program: str | Sequence[str], table: list[list[str]] | None = None, *, dialect: str = "finqa",

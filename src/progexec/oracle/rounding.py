@@ -14,6 +14,7 @@ not here: it is not a function of the final value alone.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from collections.abc import Callable
 from typing import Optional
@@ -192,27 +193,22 @@ def round_half_up(x: float, ndigits: int = 5) -> float:
     return float(math.floor(p)) / scale
 
 
-def _numpy_rounder() -> Optional[Rounder]:
-    try:
-        import numpy
-    except ImportError:  # the optional extra is not installed
-        return None
+def _round_numpy(x: float, ndigits: int = 5) -> float:
+    """``numpy.round(x, n)``: numpy documents that it scales, rounds half-even, scales back.
 
-    def round_numpy(x: float, ndigits: int = 5) -> float:
-        """``numpy.round(x, n)``: numpy documents that it scales, rounds half-even, scales back.
+    So it double-rounds exactly like :func:`round_naive` (same product, same ``rint``),
+    overflows to inf for huge ``x``, and is one correctly rounded division. Returns a
+    Python float; overflow warnings are silenced. numpy is imported on first use (it is an
+    optional extra, and importing it costs a tenth of a second every command would pay).
+    """
+    import numpy
 
-        So it double-rounds exactly like :func:`round_naive` (same product, same ``rint``),
-        overflows to inf for huge ``x``, and is one correctly rounded division. Returns a
-        Python float; overflow warnings are silenced.
-        """
-        with numpy.errstate(all="ignore"):
-            return float(numpy.round(numpy.float64(x), ndigits))
-
-    return round_numpy
+    with numpy.errstate(all="ignore"):
+        return float(numpy.round(numpy.float64(x), ndigits))
 
 
-round_numpy: Optional[Rounder] = _numpy_rounder()
-"""``numpy.round`` wrapped as a rounder, or None when numpy is not importable."""
+round_numpy: Optional[Rounder] = _round_numpy if importlib.util.find_spec("numpy") is not None else None
+"""``numpy.round`` wrapped as a rounder, or None when numpy is not installed (found without importing it)."""
 
 ROUNDERS: dict[str, Rounder] = {
     "spec": round_spec,

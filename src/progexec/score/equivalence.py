@@ -216,15 +216,28 @@ _SYMPY_LOCK = threading.Lock()
 """sympy keeps process-wide caches: one simplify at a time, so threads get the serial answers."""
 
 
+class _SympyNeeded(BaseException):
+    """Raised (through any clock and any broad ``except Exception``) by the first pair that needs sympy
+    before sympy is loaded: :func:`equal_program` then loads it outside the clock and decides again."""
+
+
+_SYMPY_READY = threading.Event()
+
+
 def prepare_symbolic() -> None:
-    """Import sympy (a second or more) before any item's clock starts: an import cut short by the
-    clock would leave sympy half-loaded and turn every later symbolic comparison into an error."""
+    """Import sympy (a second or more) outside any item's clock: an import cut short by the clock would
+    leave sympy half-loaded and turn every later symbolic comparison into an error. Only the runs that
+    reach a symbolic comparison pay for it (most never do)."""
     import sympy  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
+
+    _SYMPY_READY.set()
 
 
 @lru_cache(maxsize=8192)
 def _simplified(text: str) -> Any:
     """``sympy.simplify(text, evaluate=False)`` exactly as the official script calls it, cached."""
+    if not _SYMPY_READY.is_set():
+        raise _SympyNeeded()
     from sympy import simplify  # type: ignore[import-untyped, unused-ignore]  # loaded by prepare_symbolic()
 
     with _SYMPY_LOCK:
@@ -243,7 +256,11 @@ def equal_program(gold: Sequence[str], pred: Sequence[str], dialect: str = "finq
     at every step), so a pair it could never finish is reported as not equal with why ``time_limit``.
     """
     try:
-        return run_with_time_limit(lambda: _equal_program(gold, pred, dialect, fast))
+        try:
+            return run_with_time_limit(lambda: _equal_program(gold, pred, dialect, fast))
+        except _SympyNeeded:  # out of the clock now: load sympy, then decide the pair again
+            prepare_symbolic()
+            return run_with_time_limit(lambda: _equal_program(gold, pred, dialect, fast))
     except ItemTimeLimitExceeded as exceeded:
         return ProgramMatch(False, Why.TIME_LIMIT, Decider.RULE,
                             f"not decided within the per-item time limit of {exceeded.seconds:g} s")

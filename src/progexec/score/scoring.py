@@ -114,7 +114,6 @@ def score_predictions(gold: Sequence[GoldItem], predictions: Sequence[Prediction
     ``parallel`` spreads the pairs over worker processes or a Ray cluster; the report is the serial one.
     """
     names = resolve_scorers(scorer_names)
-    prepare(symbolic=True)  # sympy is loaded before any item's clock starts
     by_id: dict[str, GoldItem] = {}
     for item in gold:
         by_id.setdefault(item.id, item)
@@ -151,7 +150,7 @@ def score_pair(pair: tuple[GoldItem, Prediction], names: tuple[str, ...], limits
     """Every named scorer's verdict on one (gold, prediction) pair, and whether the official script could
     not symbolise the gold: the function every engine (serial, processes, Ray) runs."""
     with using(limits):
-        prepare(symbolic=True)
+        prepare()  # the parsers; sympy is loaded by equal_program, outside its clock, if a pair needs it
         ctx = ItemContext(*pair)
         verdicts = {name: SCORERS[name](ctx) for name in names}
         result = ScoredItem(ctx.pred.id, ctx.pred.position, verdicts,
