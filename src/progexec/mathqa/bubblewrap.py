@@ -170,6 +170,9 @@ def command(child_argv: list[str], seccomp_fd: int | None) -> list[str]:
     else:
         argv += ["--unshare-user", "--disable-userns", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     binds = files.binds + ((os.path.realpath(setpriv),) if setpriv else ())
+    # the private, empty /tmp first: a runtime that lives under /tmp (a virtual environment in a checkout
+    # there) is bound on top of it below, instead of being hidden by it
+    argv += ["--perms", "1777", "--tmpfs", "/tmp"]
     for directory in _ancestors(binds):
         argv += ["--perms", "0755", "--dir", directory]
     for target, link in files.symlinks:
@@ -178,7 +181,7 @@ def command(child_argv: list[str], seccomp_fd: int | None) -> list[str]:
         argv += ["--ro-bind", path, path]
     for path in files.hidden:
         argv += ["--tmpfs", path, "--remount-ro", path]
-    argv += ["--dev", "/dev", "--perms", "0700", "--tmpfs", "/tmp", "--chdir", "/tmp"]
+    argv += ["--dev", "/dev", "--chdir", "/tmp"]
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
     argv.append("--")
