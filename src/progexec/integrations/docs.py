@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import json
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from ..corpus import CORPUS_NAMES
@@ -48,6 +49,8 @@ TASKS: dict[str, TaskSpec] = {spec.name: spec for spec in (
     TaskSpec("progexec_mathqa_python", TaskKind.MATHQA_PYTHON, "mathqa", "mathqa:test"),
 )}
 """Every task the integrations ship, by its harness name."""
+
+LOGGER = logging.getLogger(__name__)
 
 PROGRAM_INSTRUCTION = ("Write the {dialect} program that answers the last question, on one line, for example "
                        "subtract(5829, 5735), divide(#0, 5735)")
@@ -111,6 +114,9 @@ def finqa_docs(source: str, kind: TaskKind, dialect: str) -> list[dict[str, str]
         docs.append({"id": item.id, "prompt": prompt, "target": target, "gold": json.dumps(gold)})
     if not docs:
         raise DocsError(f"{source}: no {dialect} item with a gold program and answer")
+    if not questions:
+        LOGGER.warning("%s holds no question text: the prompts show only the table (fit for checking a "
+                       "pipeline, not for measuring a model); pass the dataset file instead", source)
     return docs
 
 
