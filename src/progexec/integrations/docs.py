@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from ..corpus import CORPUS_NAMES
 from ..errors import ProgexecError
+from ..interp.table import Table
 from ..items import Item
 from ..readers import read, read_records
 
@@ -57,7 +58,7 @@ PROGRAM_INSTRUCTION = ("Write the {dialect} program that answers the last questi
 ANSWER_INSTRUCTION = "Answer the last question. End with a line 'Answer: <number or yes/no>'."
 
 
-def _table_text(table: list[list[str]] | None) -> str:
+def _table_text(table: Table | None) -> str:
     return "\n".join(" | ".join(row) for row in table or [])
 
 
