@@ -114,6 +114,7 @@ def by_inspect(task: str, answers: dict[str, str], limit: int, workdir: Path) ->
     (log,) = inspect_eval(getattr(inspect_tasks, task)(limit=limit, completions=str(saved)),
                           model=get_model("mockllm/model", custom_outputs=unused), display="none",
                           log_dir=str(workdir / "logs"))
+    assert log.results is not None, log.error
     return {score.name: score.metrics["accuracy"].value for score in log.results.scores}
 
 
