@@ -1,5 +1,6 @@
-"""Adapters that plug :func:`progexec.reward.score_completion` into RL trainers (verl, TRL, OpenRLHF).
-
-Every adapter builds the same gold record and calls the same scorer, so a completion gets the same
-score through each of them; none imports its framework, so they work without it installed.
+"""progexec inside other people's loops: RL trainers (verl, TRL, OpenRLHF: adapters over
+:func:`progexec.reward.score_completion`, the same gold record and scorer for each, none importing its
+framework) and evaluation harnesses (lm-evaluation-harness task configs, inspect_ai tasks and scorers:
+the documents from :mod:`.docs`, the verdicts from :mod:`.judge`, so every harness reports what
+``progexec score`` / ``reward`` / ``score-python`` report). The frameworks are optional extras.
 """
