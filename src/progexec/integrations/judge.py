@@ -23,9 +23,9 @@ from ..mathqa.sandbox import run_snippets
 from ..mathqa.score_python import DEFAULT_REL_TOL, judge as judge_snippet
 from ..reward import RewardResult, score_completion
 from ..runner import prepare
-from ..score import official
+from ..score import official_scorer as official
 from ..score.loading import gold_item
-from ..score.model import Prediction
+from ..score.results import Prediction
 from .docs import TASKS, TaskKind
 
 EXECUTION_ACCURACY = "exe_acc"
@@ -67,8 +67,9 @@ def judge_program(doc: Mapping[str, Any], completion: str) -> Judgement:
     prediction = Prediction(gold["id"], tuple(official_tokenize(program)), program_text=program)
     verdict = official.score(official.ItemContext(gold_item(item), prediction))
     metrics = {EXECUTION_ACCURACY: float(verdict.execution), PROGRAM_ACCURACY: float(bool(verdict.program))}
-    return Judgement(metrics, verdict.execution_why, f"execution {verdict.execution_why}; program "
-                                                     f"{verdict.program_why}")
+    program_why = verdict.program_why.value if verdict.program_why is not None else "none"
+    return Judgement(metrics, verdict.execution_why.value,
+                     f"execution {verdict.execution_why.value}; program {program_why}")
 
 
 def judge_answer(doc: Mapping[str, Any], completion: str) -> Judgement:
