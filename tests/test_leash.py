@@ -30,7 +30,9 @@ def run_measured(argv: list[str], cwd: Path, timeout: float = 60.0) -> tuple[int
         proc = subprocess.Popen([PY, "-m", "progexec", "check-rounder", "--json", *argv], cwd=cwd, env=env,
                                 stdout=out, stderr=subprocess.DEVNULL)
         deadline = started + timeout
+        peak = 0
         while True:
+            peak = max(peak, _high_water_kb(proc.pid))
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
@@ -40,7 +42,20 @@ def run_measured(argv: list[str], cwd: Path, timeout: float = 60.0) -> tuple[int
             time.sleep(0.05)
     proc.returncode = os.waitstatus_to_exitcode(status)
     text = out_path.read_text(encoding="utf-8")
-    return proc.returncode, json.loads(text) if text.strip() else {}, time.monotonic() - started, usage.ru_maxrss
+    # the child's own high-water mark (VmHWM, reset by exec): ru_maxrss would also carry this test
+    # process's size from before the fork, which depends on what the suite imported earlier
+    return proc.returncode, json.loads(text) if text.strip() else {}, time.monotonic() - started, peak or usage.ru_maxrss
+
+
+def _high_water_kb(pid: int) -> int:
+    """The peak resident set of a running process in KB (``VmHWM``), 0 when it cannot be read."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
