@@ -2,7 +2,7 @@
 
 Run with an interpreter that has ``unitxt`` installed and progexec on the path::
 
-    PYTHONPATH=src /work/venvs/peers/bin/python scripts/crosscheck_unitxt.py \\
+    PYTHONPATH=src .venv-unitxt/bin/python scripts/crosscheck_unitxt.py \\
         --finqa-evaluate /path/to/czyssrs-FinQA/code/evaluate/evaluate.py
 
 ``FinQAEval.prepare`` downloads czyssrs/FinQA@dfc5b72 ``evaluate.py`` into
