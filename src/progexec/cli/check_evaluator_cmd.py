@@ -16,7 +16,7 @@ from ..checker.evaluator.cases import SUITES
 from ..checker.evaluator.check import DEFAULT_CHUNK, ChildEvaluator, EvalReport, run_evaluator_check
 from ..checker.evaluator.output import as_junit, as_text, dumps_json
 from ..checker.evaluator.protocol import Protocol
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options
 
 NAME = "check-evaluator"
 HELP = "check a FinQA evaluator port (an external program or a Python function) against the official answers"
@@ -39,20 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "boundaries; all (default)")
     parser.add_argument("--cases", type=int, metavar="N",
                         help="number of cases (default: the whole suite; fewer: a share of every family)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="suite seed (default 0)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML file")
     parser.add_argument("--strict", action="store_true",
                         help="also fail on the lesser classes (libm_pow, sign_of_zero, unflushed)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"seconds without progress before the port counts as hung and is killed "
                              f"(default {DEFAULT_TIMEOUT:g})")
-    parser.add_argument("--chunk", type=int, default=DEFAULT_CHUNK, metavar="N",
-                        help=f"cases per chunk (default {DEFAULT_CHUNK})")
-    progress = parser.add_mutually_exclusive_group()
-    progress.add_argument("--progress", dest="progress", action="store_true", default=None,
-                          help="show progress on stderr (default: when stderr is a terminal)")
-    progress.add_argument("--no-progress", dest="progress", action="store_false")
+    add_check_options(parser, DEFAULT_CHUNK)
 
 
 def _port(args: argparse.Namespace, protocol: Protocol) -> tuple[ChildEvaluator, str]:

@@ -21,7 +21,7 @@ from ..errors import ProgexecError
 from ..parallel import Engine, ParallelOptions
 from ..parallel_check import run_check_parallel, spec_from_args
 from .parallel_args import add_parallel_arguments, parallel_options
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options
 
 NAME = "check-rounder"
 HELP = "check a rounder (a Python function or an external program) against CPython round, bit for bit"
@@ -40,9 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "other_ndigits family)")
     parser.add_argument("--cases", type=int, default=DEFAULT_CASES, metavar="N",
                         help=f"number of cases (default {DEFAULT_CASES:,})")
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="suite seed (default 0)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML file")
     parser.add_argument("--nonfinite", action="store_true",
                         help="also check inf, -inf and nan (CPython returns them as is)")
     parser.add_argument("--allow-sign-of-zero", action="store_true",
@@ -54,12 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"seconds without progress before the rounder counts as hung (default {DEFAULT_TIMEOUT:g}); "
                              "the rounder's process group is then killed")
-    parser.add_argument("--chunk", type=int, default=DEFAULT_CHUNK, metavar="N",
-                        help=f"cases per chunk (default {DEFAULT_CHUNK})")
-    progress = parser.add_mutually_exclusive_group()
-    progress.add_argument("--progress", dest="progress", action="store_true", default=None,
-                          help="show progress on stderr (default: when stderr is a terminal)")
-    progress.add_argument("--no-progress", dest="progress", action="store_false")
+    add_check_options(parser, DEFAULT_CHUNK)
     add_parallel_arguments(parser, chunk_size=1)
 
 

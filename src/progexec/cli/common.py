@@ -95,6 +95,18 @@ def add_batch_options(parser: argparse.ArgumentParser) -> None:
                         "on a terminal anyway)")
 
 
+def add_check_options(parser: argparse.ArgumentParser, chunk: int) -> None:
+    """The options check-rounder and check-evaluator share: suite seed, JSON / JUnit output, chunk size, progress."""
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="suite seed (default 0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML file")
+    parser.add_argument("--chunk", type=int, default=chunk, metavar="N", help=f"cases per chunk (default {chunk})")
+    progress = parser.add_mutually_exclusive_group()
+    progress.add_argument("--progress", dest="progress", action="store_true", default=None,
+                          help="show progress on stderr (default: when stderr is a terminal)")
+    progress.add_argument("--no-progress", dest="progress", action="store_false")
+
+
 def limits_from(args: argparse.Namespace) -> Limits:
     """The Limits of a command's ``--limit`` options (exit 2 with the bound named when one is bad)."""
     try:
