@@ -3,7 +3,7 @@
 
 Reads ``tatqa_dataset_dev.json`` and ``tatqa_dataset_test_gold.json`` from a directory (default
 ``../shared/data/tatqa``; a checkout of NExTplusplus/TAT-QA works too: its ``dataset_raw/``) and
-writes ``src/progexec/data/tatqa_dataset_dev.json.gz`` and ``tatqa_dataset_test_gold.json.gz``: the
+writes ``src/progexec/data/tatqa_dev.json.gz`` and ``tatqa_test.json.gz``: the
 official bytes unchanged, gzipped with mtime 0 and no file name, so rebuilding gives identical bytes.
 It checks the SHA-256 of each source (NExTplusplus/TAT-QA @ 870accc41953dcde885aabeb963d94aabdc0fbc3)
 and its counts (contexts, questions, arithmetic questions) before writing.
@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src" / "progexec" / "data"
+OUTPUTS = {"tatqa_dataset_dev.json": "tatqa_dev.json.gz", "tatqa_dataset_test_gold.json": "tatqa_test.json.gz"}
 FILES = {
     "tatqa_dataset_dev.json": ("8da095a819af6db3c14877c6df2d4d29960e41d1a63dd1fa853507bd2a616af5", 278, 1668, 718),
     "tatqa_dataset_test_gold.json": ("c4d08418359c1d76468dec420ee748a37f48c06b63cb8ec2766f19d5d314b597", 277, 1663, 699),
@@ -60,8 +61,8 @@ def main(argv: list[str]) -> int:
     for name in FILES:
         raw = (folder / name).read_bytes()
         check(name, raw)
-        (OUT / f"{name}.gz").write_bytes(gzip_bytes(raw))
-        print(f"{name}: sha256 {hashlib.sha256(raw).hexdigest()}, {len(raw)} bytes -> {name}.gz")
+        (OUT / OUTPUTS[name]).write_bytes(gzip_bytes(raw))
+        print(f"{name}: sha256 {hashlib.sha256(raw).hexdigest()}, {len(raw)} bytes -> {OUTPUTS[name]}")
     return 0
 
 

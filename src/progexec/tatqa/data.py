@@ -21,7 +21,7 @@ from typing import Any
 from ..limits import Limits, current
 from ..readers import CHUNK_CHARS, InputError, TextSource, iter_json_list, open_source
 
-CORPORA = {"tatqa:dev": "tatqa_dataset_dev.json.gz", "tatqa:test": "tatqa_dataset_test_gold.json.gz"}
+CORPORA = {"tatqa:dev": "tatqa_dev.json.gz", "tatqa:test": "tatqa_test.json.gz"}
 """Embedded corpus name -> package data file (the official files, gzipped byte for byte)."""
 
 
