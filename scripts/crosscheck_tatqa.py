@@ -72,6 +72,23 @@ def _span_variants(answer: list[Any], scale: str, rng: random.Random) -> list[tu
     ]
 
 
+HOSTILE: list[tuple[Any, Any]] = [
+    (["a", 1], ""), ("5", None), (5, 5), ("5", ["percent"]), ([["x"]], ""), ({"a": 1, "b": 2}, ""),
+    (float("nan"), ""), (float("inf"), "million"), ("9" * 5000, ""), (10 ** 400, ""), ("1" * 400 + ".5", ""),
+    ("\u0661\u0662", ""), ("12\n34", ""), ("-0.0", ""), (-0.0, "percent"), ("", "percent"), (" ", ""), ("(", ""),
+    ("%", ""), ("$", ""), ("1,2,3", ""), ("1.2.3", ""), ("+5", ""), ("5-", ""), ("a b  c", ""), ("\t5", ""),
+    ("\uff15", ""), ("inf", ""), ("nan", "percent"), ("1_000", "thousand"), ("5", "Million"), ("5", "hundred"),
+    ([1, 2.5], "million"), (["b", "a", "B"], ""), ([None], ""), ([""], ""), ("( 5 )", ""), ("(5 %)", ""),
+    ("5 millions", ""), ("1e400", ""), (True, None), ("x", 0), ([0], ""),
+]
+"""Values the official code reads strangely or raises on (checked item by item)."""
+
+
+def hostile_set(questions: list[Any], seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    return {question["uid"]: list(rng.choice(HOSTILE)) for question in questions}
+
+
 def _falsy() -> list[tuple[Any, Any]]:
     return [("", ""), ([], ""), (None, ""), (0, ""), (0.0, "percent"), (False, ""), ({}, "")]
 
@@ -218,6 +235,27 @@ def fuzz(utils: Any, count: int, seed: int) -> int:
     return wrong
 
 
+def documented_quirks(metric: Any) -> int:
+    """Every row of the quirk table in docs/tatqa.md through the official metric: its EM and F1."""
+    doc = Path(__file__).resolve().parent.parent / "docs" / "tatqa.md"
+    table = doc.read_text(encoding="utf-8").split("<!-- quirks -->")[1].split("<!-- /quirks -->")[0]
+    wrong = 0
+    rows = table.strip().splitlines()[2:]
+    for line in rows:
+        quirk, gold, prediction, em, f1 = [cell.strip() for cell in line.strip("|").split(" | ")]
+        answer, scale, kind = json.loads(gold.strip("`"))
+        predicted, predicted_scale = json.loads(prediction.strip("`"))
+        official = metric.TaTQAEmAndF1()
+        official(ground_truth={"uid": "q", "answer": answer, "scale": scale, "answer_type": kind,
+                               "answer_from": "table"}, prediction=predicted, pred_scale=predicted_scale)
+        detail = official._details[-1]
+        if (float(detail["em"]), float(detail["f1"])) != (float(em), float(f1)):
+            wrong += 1
+            print(f"docs: {quirk}: official gives EM {detail['em']} F1 {detail['f1']}, the docs say {em} {f1}")
+    print(f"docs: {len(rows)} documented quirks; {'agree' if not wrong else f'{wrong} disagreements'}")
+    return wrong
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tatqa", required=True, type=Path, help="local checkout of NExTplusplus/TAT-QA")
@@ -227,11 +265,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fuzz", type=int, default=20000, help="generated strings for the normalisation check")
     args = parser.parse_args(argv)
     metric = _official(args.tatqa)
-    wrong = fuzz(sys.modules["tatqa_utils"], args.fuzz, args.seed)
+    wrong = documented_quirks(metric) + fuzz(sys.modules["tatqa_utils"], args.fuzz, args.seed)
     for gold in args.gold or ["tatqa:dev", "tatqa:test"]:
         questions = [dict(question.raw) for question in gold_questions(gold)]
         for name, predictions in prediction_sets(questions, args.sets, args.seed):
             wrong += compare_set(metric, f"{gold} {name}", questions, predictions)
+        wrong += compare_set(metric, f"{gold} hostile", questions, hostile_set(questions, args.seed))
         sample = args.tatqa / "sample_prediction.json"
         if gold == "tatqa:dev" and sample.exists():
             wrong += compare_set(metric, f"{gold} sample_prediction", questions, read_predictions(sample))
