@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..errors import ProgexecError
 from ..limits import Limits, current
 from ..readers import CHUNK_CHARS, InputError, TextSource, iter_json_list, open_source
 
@@ -142,5 +143,31 @@ def read_predictions(source: str | Path, limits: Limits | None = None) -> Any:
         raise InputError(f"{opened.name}: cannot be read ({error}); the official scorer's json.load fails too") from None
 
 
+def is_tatqa_source(source: str | Path, limits: Limits | None = None) -> bool:
+    """True for ``tatqa:dev`` / ``tatqa:test`` or a file whose first list element is a TAT-QA context."""
+    if str(source) in CORPORA:
+        return True
+    if str(source) == "-":
+        return False  # standard input is read once: the generic readers detect TAT-QA there
+    try:
+        opened = open_tatqa(source, limits)
+    except (InputError, ProgexecError):
+        return False
+    try:
+        head = opened.peek(1 << 16).lstrip(" \t\r\n")
+    except ProgexecError:
+        return False
+    finally:
+        opened.close()
+    if not head.startswith("["):
+        return False
+    decoder = json.JSONDecoder()
+    try:
+        first, _ = decoder.raw_decode(head, 1 + (len(head[1:]) - len(head[1:].lstrip(" \t\r\n"))))
+    except ValueError:
+        return '"questions"' in head[:65536] and '"paragraphs"' in head[:65536]
+    return is_tatqa_context(first)
+
+
 __all__ = ["CORPORA", "Question", "is_tatqa_context", "questions_of", "open_tatqa", "read_questions",
-           "read_predictions"]
+           "read_predictions", "is_tatqa_source"]
