@@ -16,7 +16,7 @@ from typing import Any
 
 from .interp.table import Table
 
-DIALECTS = ("finqa", "convfinqa", "mathqa")
+DIALECTS = ("finqa", "convfinqa", "mathqa", "tatqa")
 """Every dialect an Item may carry."""
 
 

@@ -427,6 +427,12 @@ def _program_record(record: Record, stem: str) -> Iterator[Item]:
                     str(dialect), record.where, item.get("answer"))
 
 
+def _tatqa(record: Record, stem: str) -> Iterator[Item]:
+    from .tatqa.items import record_items
+
+    yield from record_items(record, stem)
+
+
 ItemReader = Callable[[Record, str], Iterator[Item]]
 
 READERS: dict[str, ItemReader] = {
@@ -434,6 +440,7 @@ READERS: dict[str, ItemReader] = {
     "convfinqa": _conversation,
     "mathqa": _mathqa,
     "programs": _program_record,
+    "tatqa": _tatqa,
 }
 """Format name -> the function turning one record into Items (the one registry)."""
 
@@ -442,6 +449,8 @@ def detect_format(value: Any) -> str | None:
     """The format a record belongs to (a key of :data:`READERS`), judged from its fields."""
     if not isinstance(value, dict):
         return None
+    if isinstance(value.get("questions"), list) and ("paragraphs" in value or "table" in value):
+        return "tatqa"
     if isinstance(value.get("qa"), dict):
         return "finqa"
     if isinstance(value.get("annotation"), dict):

@@ -71,6 +71,9 @@ def execution_record(execution: Execution) -> dict[str, Any]:
             record["gold"] = json_value(item.gold)
     if execution.match is not None or execution.mathqa is not None:
         record["match"] = execution.match
+    record_fields = getattr(execution.detail, "record_fields", None)
+    if callable(record_fields):
+        record.update(record_fields())
     if execution.match is False or execution.reason in (MatchReason.NO_CORRECT_OPTION,):
         record["reason"] = execution.reason.label
     return record

@@ -96,6 +96,10 @@ def execute_unbounded(item: Item, semantics: Semantics = Semantics.PROGEXEC) -> 
         if item.record is None:
             return _bad_input(item)
         return _mathqa(item, semantics)
+    if item.dialect == "tatqa":
+        from .tatqa.run import run_item
+
+        return run_item(item)
     if item.error is not None or item.program is None:
         return _bad_input(item)
     if isinstance(item.program, str):

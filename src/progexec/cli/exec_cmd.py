@@ -83,11 +83,16 @@ class TallyEntry:
     mathqa: bool
     within: bool = False
     selected: bool = False
+    not_executed: str = ""
+    """The answer type of a question that is counted, not executed (TAT-QA span, multi-span, count)."""
 
 
 def exec_line(item: Item, limits: Limits, semantics: Semantics) -> tuple[str, TallyEntry]:
     """One item's JSON line and summary entry: the function every engine (serial, processes, Ray) runs."""
     execution = execute(item, limits, semantics)
+    if getattr(execution.detail, "executed", True) is False:  # counted, not executed (TAT-QA span questions)
+        kind = str(getattr(execution.detail, "answer_type", "other"))
+        return "", TallyEntry(execution.status.label, None, False, not_executed=kind)
     result = execution.mathqa
     entry = TallyEntry(execution.status.label, execution.match, result is not None,
                        bool(result and result.match),
@@ -103,9 +108,13 @@ class Tally:
         self.mathqa: Counter[str] = Counter()
         self.total = self.with_gold = self.matched = 0
         self.mathqa_within = self.mathqa_selected = 0
+        self.not_executed: Counter[str] = Counter()
 
     def add(self, entry: TallyEntry) -> None:
         self.total += 1
+        if entry.not_executed:
+            self.not_executed[entry.not_executed] += 1
+            return
         if entry.mathqa:  # MathQA: a dataset-quality count, not a divergence of the semantics
             self.mathqa[entry.status] += 1
             self.mathqa_within += entry.within
@@ -122,6 +131,10 @@ class Tally:
             by_status = ", ".join(f"{name} {count}" for name, count in sorted(self.statuses.items()))
             lines.append(f"{sum(self.statuses.values())} programs ({by_status}); "
                          f"{self.matched}/{self.with_gold} match their gold answer")
+        if self.not_executed:
+            by_type = ", ".join(f"{name} {count}" for name, count in sorted(self.not_executed.items()))
+            lines.append(f"{sum(self.not_executed.values())} questions of other types counted, not executed "
+                         f"({by_type})")
         if self.mathqa:
             by_status = ", ".join(f"{name} {count}" for name, count in sorted(self.mathqa.items()))
             lines.append(f"{sum(self.mathqa.values())} MathQA problems ({by_status}); {self.mathqa_within} within 1% "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from itertools import chain
 from pathlib import Path
 
 from ..limits import using
@@ -38,10 +39,18 @@ def _source(paths: list[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     sources = list(args.inputs) or ["finqa"]
+    with using(limits):
+        items = stream_items(sources)
+        first = next(items, None)
+        items = chain([first], items) if first is not None else items
+        if first is not None and first.dialect == "tatqa":  # TAT-QA questions: the derivation report
+            from ..tatqa.commands import run_report
+
+            return run_report(args, items, _source(args.inputs), sources, limits)
     progress = progress_for(args, None, "report")
     with using(limits):
         try:
-            report = build_report(stream_items(sources), _source(args.inputs), progress.update, limits)
+            report = build_report(items, _source(args.inputs), progress.update, limits)
         except InputError as error:
             raise UsageError(str(error)) from None
         finally:

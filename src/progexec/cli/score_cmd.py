@@ -138,6 +138,12 @@ def write_table(report: ScoreReport, compare: bool, out: TextIO) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..tatqa.data import is_tatqa_source
+
+    if is_tatqa_source(args.gold):  # TAT-QA gold: its official scorer (EM, F1, scale score)
+        from ..tatqa.commands import run_score
+
+        return run_score(args, limits_from(args))
     try:
         names = resolve_scorers(args.scorer)
     except KeyError as error:

@@ -16,6 +16,8 @@ from ..readers import InputError
 from ..records import FORMAT_VERSION, dumps
 from .data import Question, is_tatqa_source, read_questions
 from .execute import DerivationResult, run_derivation
+from ..items import Item
+from .run import NotExecuted
 from .report import TatqaReport, build_tatqa_report, render_html, render_json, render_markdown
 from .scoring import TatqaScore, score
 
@@ -113,6 +115,49 @@ def derivation_results(questions: Iterable[Question]) -> Iterator[DerivationResu
             yield str(question.answer_type)
 
 
+def item_results(items: Iterable[Item], limits: Limits | None = None) -> Iterator[DerivationResult | str]:
+    """Each Item through the runner: its derivation result, or the answer type of a question not executed
+    (``bad_input`` for an unusable record)."""
+    from ..runner import execute
+
+    for item in items:
+        detail = execute(item, limits).detail
+        if isinstance(detail, DerivationResult):
+            yield detail
+        elif isinstance(detail, NotExecuted):
+            yield detail.answer_type
+        else:
+            yield "bad_input"
+
+
+def run_report(args: argparse.Namespace, items: Iterable[Item], source: str, sources: list[str],
+               limits: Limits) -> int:
+    """``progexec report`` on TAT-QA input: report.json, report.md, report.html into ``--out``."""
+    from ..cli.common import EXIT_OK, UsageError, progress_for
+
+    progress = progress_for(args, None, "report")
+    try:
+        report = build_tatqa_report(item_results(items, limits), source, progress.update)
+    except InputError as error:
+        raise UsageError(str(error)) from None
+    finally:
+        progress.close()
+    report.meta = run_meta([name for name in sources if name != "-"], None, limits)
+    out = Path(args.out)
+    try:
+        write_report(report, out)
+    except OSError as error:
+        raise UsageError(f"cannot write the report to {out}: {error}") from None
+    summary = report.summary()
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        classes = ", ".join(f"{label} {count}" for label, count in summary["classes"].items())
+        print(f"report: {summary['arithmetic']} TAT-QA derivations, {summary['executes']} execute to their answer; "
+              f"{classes} -> {out}/report.{{json,md,html}}", file=sys.stderr)
+    return EXIT_OK
+
+
 def build_report(sources: list[str], limits: Limits | None = None) -> TatqaReport:
     """The TAT-QA divergence report over every question of the sources."""
     chosen = limits or current()
@@ -134,5 +179,5 @@ def write_report(report: TatqaReport, out: Path) -> None:
         (out / name).write_text(text, encoding="utf-8", newline="\n")
 
 
-__all__ = ["score_record", "write_score_text", "run_score", "derivation_results",
+__all__ = ["item_results", "run_report", "score_record", "write_score_text", "run_score", "derivation_results",
            "build_report", "write_report"]
