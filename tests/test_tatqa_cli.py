@@ -104,3 +104,28 @@ def test_report_outputs_are_byte_identical_on_rerun(tmp_path: Path) -> None:
         assert main(["report", "tatqa:test", "--out", str(tmp_path / name), "--no-progress"]) == 0
     for name in ("report.json", "report.md", "report.html"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+def test_the_registry_entry() -> None:
+    from progexec.dialects import dialect_names, get_dialect
+
+    dialect = get_dialect("tatqa")
+    assert "tatqa" in dialect_names() and dialect.round_digits is None and dialect.score is not None
+    assert dialect.parse("(4.00 - 3.75)/3.75").to_text() == "subtract(4.00, 3.75), divide(#0, 3.75)"
+
+
+def test_run_a_derivation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--dialect", "tatqa", "--json", "13 + (110)"]) == 0
+    assert json.loads(capsys.readouterr().out)["value"] == -97.0  # the gold answer of that test question
+    assert main(["run", "--dialect", "tatqa", "--json", "1 +"]) == 1
+    assert json.loads(capsys.readouterr().out)["status"] == "syntax_error"
+
+
+def test_score_with_the_gold_on_standard_input(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib import resources
+
+    _stdin(monkeypatch, resources.files("progexec.data").joinpath("tatqa_dev.json.gz").read_bytes())
+    assert main(["score", "--gold", "-", "--pred", SAMPLE, "--dialect", "tatqa", "--json", "--no-progress"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["printed"] == {"exact_match": "45.92", "f1": "58.88", "scale_score": "90.95"}

@@ -31,11 +31,11 @@ def test_the_sample_prediction_file_on_dev() -> None:
     assert printed == {"exact_match": "45.92", "f1": "58.88", "scale_score": "90.95"}
     assert result.count == 1668 and result.aborted is None
     for key, value in SAMPLE_EM_TABLE.items():
-        assert round(result.table[key].em, 6) == value
+        assert round(result.cells[key].em, 6) == value
     for key, value in SAMPLE_F1_TABLE.items():
-        assert round(result.table[key].f1, 6) == value
+        assert round(result.cells[key].f1, 6) == value
     for key, count in SAMPLE_COUNTS.items():
-        assert result.table[key].count == count
+        assert result.cells[key].count == count
 
 
 @pytest.mark.parametrize(("corpus", "printed", "zeros"), [("tatqa:dev", "99.70", 5), ("tatqa:test", "99.28", 12)])

@@ -17,12 +17,13 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 from .interp.evaluate import Outcome
+from .dialects import UnknownDialectError, get_dialect
 from .interp.official import INVALID, OfficialVerdict
 from .interp.run import Execution, MatchReason, execute_text, execute_tokens
 from .interp.status import Status
 from .items import Item
 from .limits import ItemTimeLimitExceeded, Limits, run_with_deadline, using
-from .mathqa.execute import Semantics, execute_problem
+from .mathqa.execute import Semantics
 
 T = TypeVar("T")
 
@@ -69,43 +70,28 @@ def gold_match(official: OfficialVerdict, item: Item) -> tuple[bool | None, Matc
     return False, MatchReason.VALUE_DIFFERS
 
 
-def _bad_input(item: Item) -> Execution:
+def bad_input_execution(item: Item) -> Execution:
+    """The Execution of an item that cannot run (its ``error``, or no program): kept in its place."""
     outcome: Outcome[float] = Outcome(Status.BAD_INPUT, message=item.error or "the item has no program")
     match, reason = gold_match(INVALID, item)
     return Execution(None, outcome, INVALID, item=item, match=match, reason=reason)
 
 
-def _mathqa(item: Item, semantics: Semantics) -> Execution:
-    index = int(item.id) if item.id.isdigit() else 0
-    result = execute_problem(dict(item.record or {}), index, semantics=semantics)
-    if result.id != item.id:
-        result = replace(result, id=item.id)
-    value = result.value
-    official = OfficialVerdict(True, value) if value is not None else INVALID
-    if result.match is None:
-        reason = MatchReason.NO_CORRECT_OPTION if result.correct is not None else MatchReason.NO_GOLD
-    else:
-        reason = MatchReason.MATCH if result.match else MatchReason.NOT_WITHIN_OPTION
-    return Execution(None, result.outcome, official, item=item, match=result.match, reason=reason, mathqa=result)
-
-
 def execute_unbounded(item: Item, semantics: Semantics = Semantics.PROGEXEC) -> Execution:
     """Run one item without the clock (the size bounds still hold); callers add their own clock.
     ``semantics`` chooses whose MathQA numerics run (progexec's or google/trax's)."""
-    if item.dialect == "mathqa":
-        if item.record is None:
-            return _bad_input(item)
-        return _mathqa(item, semantics)
-    if item.dialect == "tatqa":
-        from .tatqa.run import run_item
-
-        return run_item(item)
+    try:
+        dialect = get_dialect(item.dialect)
+    except UnknownDialectError as error:
+        return bad_input_execution(replace(item, error=str(error)))
+    if dialect.run is not None:
+        return dialect.run(item, semantics)
     if item.error is not None or item.program is None:
-        return _bad_input(item)
+        return bad_input_execution(item)
     if isinstance(item.program, str):
-        run = execute_text(item.program, item.table, item.dialect)
+        run = execute_text(item.program, item.table, dialect)
     else:
-        run = execute_tokens(item.program, item.table, item.dialect)
+        run = execute_tokens(item.program, item.table, dialect)
     match, reason = gold_match(run.official, item)
     return Execution(run.program, run.outcome, run.official, run.error, item, match, reason)
 
@@ -152,4 +138,4 @@ def execute_all(items: Iterable[Item], limits: Limits | None = None,
         yield execute(item, limits, semantics)
 
 
-__all__ = ["prepare", "gold_match", "execute", "execute_all", "execute_unbounded", "bounded", "limit_exceeded"]
+__all__ = ["prepare", "gold_match", "bad_input_execution", "execute", "execute_all", "execute_unbounded", "bounded", "limit_exceeded"]

@@ -19,6 +19,7 @@ from ..parallel import PerItem, parallel_map
 from ..runner import execute
 from .mathqa_cmd import add_semantics_argument, semantics_from
 from .parallel_args import add_parallel_arguments, parallel_options
+from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
 from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output, progress_for
 
 NAME = "exec"
@@ -38,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="FILE", help="write JSON Lines here instead of standard output")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
     add_semantics_argument(parser)
+    add_dialect_argument(parser)
     add_batch_options(parser)
     add_parallel_arguments(parser)
 
@@ -60,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     work = PerItem(partial(exec_line, limits=limits, semantics=semantics_from(args)))
     try:
         with using(limits):  # the readers' bounds too: items are read as they are executed
-            for line, entry in parallel_map(work, stream_items(sources), parallel_options(args)):
+            items = with_dialect(stream_items(sources), chosen_dialect(args))
+            for line, entry in parallel_map(work, items, parallel_options(args)):
                 out.write(line)
                 tally.add(entry)
                 progress.update(tally.total)

@@ -23,6 +23,8 @@ from ..score import (FORMAT_VERSION, SCORERS, ScoreInputError, ScoreReport, disa
 from ..score.loading import CORPUS_NAMES
 from ..score.scoring import check_inputs
 from .parallel_args import add_parallel_arguments, parallel_options
+from .dataset_score import dataset_dialect, run_dataset_score
+from .dialect_args import add_dialect_argument
 from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output,
                      progress_for, suggestion, verdict)
 
@@ -48,6 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compare", action="store_true",
                         help="show, per pair of scorers, how many items they disagree on, with examples")
     parser.add_argument("--out", metavar="DIR", help="write score.json, items.jsonl, score.md and score.html here")
+    add_dialect_argument(parser, "the scoring")
     add_batch_options(parser)
     add_parallel_arguments(parser)
 
@@ -144,6 +147,9 @@ def run(args: argparse.Namespace) -> int:
         from ..tatqa.commands import run_score
 
         return run_score(args, limits_from(args))
+    dataset = dataset_dialect(args)
+    if dataset is not None:
+        return run_dataset_score(args, dataset)
     try:
         names = resolve_scorers(args.scorer)
     except KeyError as error:

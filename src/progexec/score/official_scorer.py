@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..dialects import get_dialect
 from ..interp.official import INVALID, OfficialVerdict
 from ..items import Item
 from ..runner import execute
@@ -87,7 +88,7 @@ def official_exe_correct(ctx: ItemContext) -> bool:
 
 def official_prog_correct(ctx: ItemContext) -> bool:
     """Official program accuracy for one item (ConvFinQA: only counted for a valid execution)."""
-    if ctx.dialect == "convfinqa" and not ctx.verdict.valid:
+    if get_dialect(ctx.dialect).program_needs_valid_execution and not ctx.verdict.valid:
         return False
     return ctx.match.equal
 
@@ -99,7 +100,7 @@ def would_abort(ctx: ItemContext) -> bool:
     """
     if not ctx.match.equal:
         return False
-    if ctx.dialect == "convfinqa" and not ctx.verdict.valid:
+    if get_dialect(ctx.dialect).program_needs_valid_execution and not ctx.verdict.valid:
         return False
     return not (ctx.verdict.valid and ctx.verdict.value == ctx.gold_value)
 

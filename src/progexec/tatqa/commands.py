@@ -35,12 +35,12 @@ def write_score_text(result: TatqaScore, out: TextIO) -> None:
               f"Scale score {result.scale * 100:.2f}\n{result.em * 100:.2f}   &   {result.f1 * 100:.2f}\n----\n")
     out.write(f"exact floats: exact match {result.em!r}, F1 {result.f1!r}, scale score {result.scale!r} "
               f"over {result.count} questions\n")
-    sources = sorted({source for _, source in result.table})
+    sources = sorted({source for _, source in result.cells})
     out.write(f"\n{'answer type':<12} " + " ".join(f"{source:>24}" for source in sources) + "\n")
-    for kind in sorted({kind for kind, _ in result.table}):
+    for kind in sorted({kind for kind, _ in result.cells}):
         cells = []
         for source in sources:
-            cell = result.table.get((kind, source))
+            cell = result.cells.get((kind, source))
             cells.append(f"{'-':>24}" if cell is None else f"{f'{cell.count} EM {cell.em:.4f} F1 {cell.f1:.4f}':>24}")
         out.write(f"{kind:<12} " + " ".join(cells) + "\n")
     out.write("\nreasons: " + ", ".join(f"{label} {count}" for label, count in result.reasons().items()) + "\n")
@@ -55,7 +55,7 @@ def _markdown(result: TatqaScore, gold: str, pred: str) -> str:
              f"| scale score | {result.scale!r} | {result.scale * 100:.2f} |", "",
              "| answer type | answer source | questions | EM | F1 |", "|---|---|---|---|---|"]
     lines += [f"| {kind} | {source} | {cell.count} | {cell.em:.6f} | {cell.f1:.6f} |"
-              for (kind, source), cell in sorted(result.table.items())]
+              for (kind, source), cell in sorted(result.cells.items())]
     lines += ["", "| reason | questions |", "|---|---|"]
     lines += [f"| `{label}` | {count} |" for label, count in result.reasons().items()]
     if result.aborted:

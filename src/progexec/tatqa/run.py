@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..grammar.parse import ProgramSyntaxError
-from ..interp.evaluate import Outcome
+from ..grammar.parse import ProgramSyntaxError, ProgramTooLongError
+from ..interp.evaluate import Outcome, evaluate
 from ..interp.official import INVALID, OfficialVerdict
 from ..interp.run import Execution, MatchReason
 from ..interp.status import Status
 from ..items import Item
 from .derivation import parse_and_lower
-from .execute import run_derivation
+from .execute import FLOAT64, run_derivation
 from .items import question_of
 
 
@@ -34,8 +34,24 @@ class NotExecuted:
         return {"answer_type": self.answer_type, "executed": False}
 
 
+def run_program(item: Item) -> Execution:
+    """Run an item's program text as a derivation, without a TAT-QA question (``progexec run --dialect tatqa``)."""
+    text = item.program if isinstance(item.program, str) else " ".join(item.program or [])
+    try:
+        program = parse_and_lower(text)
+    except ProgramSyntaxError as error:
+        status = Status.LIMIT_EXCEEDED if isinstance(error, ProgramTooLongError) else Status.SYNTAX_ERROR
+        failed: Outcome[float] = Outcome(status, message=error.message)
+        return Execution(None, failed, INVALID, error, item, None)
+    outcome = evaluate(program, FLOAT64)
+    official = OfficialVerdict(True, outcome.value) if isinstance(outcome.value, float) else INVALID
+    return Execution(program, outcome, official, None, item, None)
+
+
 def run_item(item: Item) -> Execution:
     """Run one TAT-QA Item; never raises for a bad item."""
+    if item.error is None and item.program is not None and "answer_type" not in (item.record or {}):
+        return run_program(item)
     if item.error is not None or item.record is None:
         outcome: Outcome[float] = Outcome(Status.BAD_INPUT, message=item.error or "the item has no TAT-QA question")
         return Execution(None, outcome, INVALID, item=item, match=False if item.has_gold else None,
@@ -60,4 +76,4 @@ def run_item(item: Item) -> Execution:
                      MatchReason.MATCH if result.match else MatchReason.VALUE_DIFFERS, detail=result)
 
 
-__all__ = ["NotExecuted", "run_item"]
+__all__ = ["NotExecuted", "run_program", "run_item"]

@@ -9,7 +9,7 @@ would stop with a traceback, the run says so (``aborted``) and still scores ever
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,9 +39,34 @@ class TatqaScore:
     scale: float
     count: int
     questions: tuple[QuestionScore, ...]
-    table: Mapping[tuple[str, str], Cell] = field(default_factory=dict)
+    cells: Mapping[tuple[str, str], Cell] = field(default_factory=dict)
+    """The answer type x answer source table."""
     aborted: str | None = None
     """Why and where the official script would stop (None: it runs to the end)."""
+
+    @property
+    def n(self) -> int:
+        return self.count
+
+    @property
+    def ok(self) -> bool:
+        """True when the official script runs to the end."""
+        return self.aborted is None
+
+    def record(self) -> dict[str, Any]:
+        return {"dialect": "tatqa", **self.summary()}
+
+    def table(self) -> list[str]:
+        """The official printout: the figures x 100 at 2 places, then one line per table cell."""
+        lines = [f"Exact-match accuracy {self.em * 100:.2f}", f"F1 score {self.f1 * 100:.2f}",
+                 f"Scale score {self.scale * 100:.2f}"]
+        lines += [f"{kind} / {source}: {cell.count} questions, EM {cell.em:.6f}, F1 {cell.f1:.6f}"
+                  for (kind, source), cell in sorted(self.cells.items())]
+        return lines
+
+    def headline(self) -> str:
+        text = f"exact match {self.em * 100:.2f}, F1 {self.f1 * 100:.2f}, scale score {self.scale * 100:.2f}"
+        return text + (f"; the official script would stop ({self.aborted})" if self.aborted else "")
 
     def reasons(self) -> dict[str, int]:
         """How many questions got each reason."""
@@ -57,7 +82,7 @@ class TatqaScore:
                             "scale_score": f"{self.scale * 100:.2f}"},
                 "official_aborted": self.aborted, "reasons": self.reasons(),
                 "table": [{"answer_type": kind, "answer_from": source, "count": cell.count, "em": cell.em,
-                           "f1": cell.f1} for (kind, source), cell in sorted(self.table.items())]}
+                           "f1": cell.f1} for (kind, source), cell in sorted(self.cells.items())]}
 
 
 def compensated_mean(values: Iterable[float]) -> tuple[int, float]:
@@ -128,6 +153,21 @@ def score_questions(questions: Iterable[Mapping[str, Any]], predictions: Any) ->
                       scale_em / count if count else 0.0, count, tuple(scores), pivot(scores), aborted)
 
 
+def score_records(gold: Sequence[Any], predictions: Sequence[Any]) -> TatqaScore:
+    """Score raw records as the reader registry gives them: gold contexts (or a whole gold list) and the
+    prediction document (one object ``{uid: [answer, scale]}``; any other shape is scored as the
+    official script would read it)."""
+    contexts = gold[0] if len(gold) == 1 and isinstance(gold[0], list) else gold
+    questions: list[Mapping[str, Any]] = []
+    for context in contexts:
+        if not isinstance(context, dict) or not isinstance(context.get("questions"), list):
+            raise InputError("a TAT-QA gold record is not a context with questions")
+        questions.extend(question for question in context["questions"] if isinstance(question, dict))
+    document: Any = predictions[0] if len(predictions) == 1 and isinstance(predictions[0], (dict, list)) \
+        else list(predictions)
+    return score_questions(questions, document)
+
+
 def gold_questions(gold: str | Path, limits: Limits | None = None) -> list[Question]:
     """Every question of a gold file; a record that cannot be used is an input error (the official
     script stops on it too), naming where it is."""
@@ -145,5 +185,5 @@ def score(gold: str | Path, predictions: str | Path, limits: Limits | None = Non
     return score_questions([question.raw for question in questions], read_predictions(predictions, limits))
 
 
-__all__ = ["Cell", "TatqaScore", "compensated_mean", "pivot", "lookup", "score_questions", "gold_questions",
+__all__ = ["Cell", "TatqaScore", "compensated_mean", "pivot", "lookup", "score_questions", "score_records", "gold_questions",
            "score"]
