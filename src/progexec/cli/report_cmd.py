@@ -11,6 +11,7 @@ from ..limits import using
 from ..readers import InputError
 from ..report import build_report
 from ..report import html_report, json_report, markdown
+from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
 from .common import EXIT_OK, UsageError, add_batch_options, limits_from, progress_for
 from .exec_cmd import stream_items
 
@@ -26,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", default="reports",
                         help="directory for report.json, report.md, report.html (default: reports/)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    add_dialect_argument(parser, "every program")
     add_batch_options(parser)
 
 
@@ -41,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     progress = progress_for(args, None, "report")
     with using(limits):
         try:
-            report = build_report(stream_items(sources), _source(args.inputs), progress.update, limits)
+            items = with_dialect(stream_items(sources), chosen_dialect(args))
+            report = build_report(items, _source(args.inputs), progress.update, limits)
         except InputError as error:
             raise UsageError(str(error)) from None
         finally:
