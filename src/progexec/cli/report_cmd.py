@@ -12,6 +12,7 @@ from ..limits import using
 from ..readers import InputError
 from ..report import build_report
 from ..report import html_report, json_report, markdown
+from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
 from .common import EXIT_OK, UsageError, add_batch_options, limits_from, progress_for
 from .exec_cmd import stream_items
 
@@ -27,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", default="reports",
                         help="directory for report.json, report.md, report.html (default: reports/)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    add_dialect_argument(parser, "every program")
     add_batch_options(parser)
 
 
@@ -40,10 +42,12 @@ def run(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     sources = list(args.inputs) or ["finqa"]
     with using(limits):
-        items = stream_items(sources)
+        items = with_dialect(stream_items(sources), chosen_dialect(args))
         first = next(items, None)
         items = chain([first], items) if first is not None else items
-        if first is not None and first.dialect == "tatqa":  # TAT-QA questions: the derivation report
+        from ..tatqa.items import is_question_item
+
+        if first is not None and is_question_item(first):  # TAT-QA questions: the derivation report
             from ..tatqa.commands import run_report
 
             return run_report(args, items, _source(args.inputs), sources, limits)

@@ -63,8 +63,13 @@ def question_of(item: Item) -> dict[str, Any]:
     return {key: value for key, value in (item.record or {}).items() if not key.startswith("_")}
 
 
+def is_question_item(item: Item) -> bool:
+    """True for an Item this package made from a TAT-QA question (the report then lists derivations)."""
+    return item.dialect == DIALECT and item.record is not None and "answer_type" in item.record
+
+
 def is_arithmetic(item: Item) -> bool:
     return item.error is None and question_of(item).get("answer_type") == "arithmetic"
 
 
-__all__ = ["DIALECT", "question_item", "record_items", "corpus_items", "question_of", "is_arithmetic"]
+__all__ = ["DIALECT", "question_item", "record_items", "corpus_items", "question_of", "is_question_item", "is_arithmetic"]
