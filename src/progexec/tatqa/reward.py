@@ -64,24 +64,27 @@ def _gold_question(gold: Mapping[str, Any] | str) -> dict[str, Any]:
 
 def final_answer(completion: str, numeric: bool = False) -> tuple[str, str] | None:
     """(answer text, scale) stated by a completion: after its last ``answer is`` / ``answer:``, else its
-    last non-empty line; for a ``numeric`` gold, the last number there (with its scale word); a trailing
-    scale word or ``%`` becomes the scale."""
+    last non-empty line; for a ``numeric`` gold, the last number there (with its scale word). A trailing
+    scale word or ``%`` after a number becomes the scale (after the last of several `` | ``-separated
+    numbers, when the others are plain numbers: it is then the scale of all of them)."""
     found = list(_FINAL.finditer(completion))
     text = completion[found[-1].end():] if found else next(
         (line for line in reversed(completion.splitlines()) if line.strip()), "")
     text = text.strip().splitlines()[0] if text.strip() else ""
-    text = text[-MAX_ANSWER_CHARS:].strip().strip("*`\"' ").rstrip(".").strip()
-    if numeric and not is_number(text):
-        numbers = _NUMBER.findall(text)
-        text = numbers[-1].strip() if numbers else text
+    text = text[-MAX_ANSWER_CHARS:].strip().strip("*`\"' ").strip()
+    if numeric:
+        text = text.rstrip(".").strip()
+        if not is_number(text):
+            numbers = _NUMBER.findall(text)
+            text = numbers[-1].strip() if numbers else text
     if not text:
         return None
-    scale = ""
-    match = _SCALE.search(text)
-    if match and is_number(text[:match.start()].strip() or "x"):
-        scale = _SCALES[match.group(1).lower()]
-        text = text[:match.start()].strip()
-    return text, scale
+    *others, last = text.split("|")
+    match = _SCALE.search(last)
+    plain = all(is_number(part.strip() or "x") and not _SCALE.search(part) for part in others)
+    if match and plain and is_number(last[:match.start()].strip() or "x"):
+        return text[:len(text) - len(last) + match.start()].strip(), _SCALES[match.group(1).lower()]
+    return text, ""
 
 
 def _absolute(answer: str, scale: str) -> float | None:
