@@ -88,3 +88,11 @@ def test_inspect_task(tmp_path: Path) -> None:
     em, f1 = _official(docs, completions)
     assert metric(log, "tatqa_scorer", "tatqa_em") == pytest.approx(em, abs=1e-12)
     assert metric(log, "tatqa_scorer", "tatqa_f1") == pytest.approx(f1, abs=1e-12)
+
+
+def test_two_dev_targets_miss_because_of_their_gold_text() -> None:
+    missed = []
+    for doc in task_docs(TASK, "tatqa:dev"):
+        if judge(TASK, doc, doc["target"]).metrics["tatqa_em"] != 1.0:
+            missed.append(doc["target"])
+    assert missed == ["Answer: $(9.8) million", "Answer: `70.07"]
