@@ -129,3 +129,33 @@ def test_score_with_the_gold_on_standard_input(monkeypatch: pytest.MonkeyPatch,
     assert main(["score", "--gold", "-", "--pred", SAMPLE, "--dialect", "tatqa", "--json", "--no-progress"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["printed"] == {"exact_match": "45.92", "f1": "58.88", "scale_score": "90.95"}
+
+
+def _question(uid: str, **fields: Any) -> dict[str, Any]:
+    base = {"uid": uid, "answer": 1, "answer_type": "arithmetic", "answer_from": "table", "scale": "",
+            "derivation": "1"}
+    return {**base, **fields}
+
+
+HOSTILE = [_question("deep", derivation="(" * 30000 + "1" + ")" * 30000), _question("long", derivation="1+" * 20000 + "1"),
+           _question("big", derivation="9" * 5000 + "/3"), _question("number", derivation=5),
+           _question("null", derivation=None), _question("no-answer", answer=None), _question("zero", derivation="1/0"),
+           _question("percent", derivation="5%%"), _question("digits", derivation="\u0661\u0662 + 3"),
+           _question("date", answer_type="date"), "not a question", {"no": "uid"}]
+
+
+def test_hostile_questions_never_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps([{"table": {"table": [[1, 2]]}, "paragraphs": [{"text": 5}], "questions": HOSTILE},
+                                [1], None]))
+    assert main(["exec", str(gold), "--no-progress"]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    statuses = {line["id"]: line["status"] for line in lines}
+    assert statuses["deep"] == statuses["long"] == statuses["big"] == "limit_exceeded"
+    assert statuses["number"] == statuses["null"] == statuses["percent"] == "syntax_error"
+    assert statuses["zero"] == "divide_by_zero" and statuses["digits"] == "ok"  # float() reads Arabic-Indic digits
+    assert sum(1 for status in statuses.values() if status == "bad_input") == 4 and "date" not in statuses
+    assert main(["report", str(gold), "--out", str(tmp_path / "r"), "--json", "--no-progress"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["not_executed"] == {"bad_input": 4, "date": 1, "limit_exceeded": 2}  # "big": a refused literal
+    assert main(["score", "--gold", str(gold), "--pred", str(gold), "--no-progress"]) == 2  # as the official: a KeyError

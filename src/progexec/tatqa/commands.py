@@ -117,17 +117,18 @@ def derivation_results(questions: Iterable[Question]) -> Iterator[DerivationResu
 
 def item_results(items: Iterable[Item], limits: Limits | None = None) -> Iterator[DerivationResult | str]:
     """Each Item through the runner: its derivation result, or the answer type of a question not executed
-    (``bad_input`` for an unusable record)."""
+    (``bad_input`` for an unusable record, ``limit_exceeded`` for one a bound stopped)."""
     from ..runner import execute
 
     for item in items:
-        detail = execute(item, limits).detail
+        execution = execute(item, limits)
+        detail = execution.detail
         if isinstance(detail, DerivationResult):
             yield detail
         elif isinstance(detail, NotExecuted):
             yield detail.answer_type
-        else:
-            yield "bad_input"
+        else:  # an unusable record (bad_input) or an item a bound stopped (limit_exceeded)
+            yield execution.status.label
 
 
 def run_report(args: argparse.Namespace, items: Iterable[Item], source: str, sources: list[str],
