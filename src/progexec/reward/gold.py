@@ -100,6 +100,8 @@ def _loads(text: str) -> Any:
         return json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
         raise GoldRecordError(f"the gold record is not JSON ({error})") from None
+    except ValueError as error:  # an integer over the interpreter's digit limit (4,300 digits)
+        raise GoldRecordError(f"the gold record holds an unusable number ({str(error)[:120]})") from None
 
 
 def _answer(value: Any) -> str | float | bool | None:
@@ -109,7 +111,8 @@ def _answer(value: Any) -> str | float | bool | None:
         try:
             number = float(value)
         except OverflowError:
-            raise GoldRecordError(f"answer {value!r} is too large for a float") from None
+            raise GoldRecordError(f"answer is an integer of {int(value).bit_length()} bits, too large for a float") \
+                from None
         if not math.isfinite(number):
             raise GoldRecordError(f"answer must be finite, got {value!r}")
         return value if isinstance(value, float) else number

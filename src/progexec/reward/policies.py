@@ -80,7 +80,7 @@ def official(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> Rewar
             return program
     if program is None:
         return make_result(_S.NO_PROGRAM, policy, dialect=gold.dialect)
-    run = run_official(program, gold.table, gold.dialect, gold.problem)
+    run = run_official(program, gold.table, gold.dialect, gold.problem, strict=True)
     failure = _program_failure(run, program, policy)
     if failure is not None:
         return failure
