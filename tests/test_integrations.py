@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from progexec.integrations import openrlhf, trl, verl
-from progexec.integrations._gold import AdapterInputError
+from progexec.integrations._gold import GOLD_KEYS, AdapterInputError
 from progexec.integrations.verl_rows import EXTRA_KEYS, iter_rows, load_questions, main, write_jsonl
 from progexec.reward import RECORD_KEYS, Policy
 from progexec.reward.batch import score_lines
@@ -203,8 +203,7 @@ def test_every_adapter_gives_the_gold_sets_expected_reward(policy: str) -> None:
     sources = [f"progexec/{gold.get('dialect') or 'finqa'}" for gold in golds]
     extras = [{key: value for key, value in gold.items() if key != "answer"} for gold in golds]
     truths = [None if gold.get("answer") is None else str(gold["answer"]) for gold in golds]
-    columns = {key: [gold.get(key) for gold in golds] for key in ("answer", "program", "table", "dialect", "options",
-                                                                   "problem", "policy")}
+    columns = {key: [gold.get(key) for gold in golds] for key in GOLD_KEYS}
     trl_scores = trl.ProgexecReward(policy=policy)(prompts=[""] * len(items), completions=completions,
                                                    completion_ids=None, **columns)
     lines = [json.dumps({"id": index, "completion": completion, "gold": gold})

@@ -9,7 +9,7 @@ from ..errors import ProgexecError
 from ..reward import Policy, RewardResult, RewardStatus
 from ..reward.gold import GoldRecordError, parse_policy
 
-GOLD_KEYS = ("answer", "program", "table", "dialect", "options", "policy", "problem")
+GOLD_KEYS = ("answer", "program", "table", "dialect", "options", "policy", "problem", "unit")
 """The keys of a gold record (see :class:`progexec.reward.GoldRecord`); others are not gold."""
 
 

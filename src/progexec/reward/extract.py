@@ -26,6 +26,8 @@ _FENCE = re.compile(r"```([^`\n]*)\n(.*?)```", re.DOTALL)
 _TAG = re.compile(r"[A-Za-z0-9_+-]*")
 _PROGRAM_TAGS = frozenset({"", "program", "finqa", "convfinqa", "mathqa", "dsl", "text", "plaintext"})
 _CALL_START = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*\(")
+_ONE_TOKEN = re.compile(r"[-+]?[0-9][0-9,.]*%?")
+"""A ``Program:`` line that is one number is a one-token program (ConvFinQA's ``206588``)."""
 _PROGRAM_MARKER = re.compile(r"(?im)^[ \t>*_#-]*program[ \t*_]*[:：][ \t*_]*(.*)$")
 _ANSWER_MARKER = re.compile(
     r"(?i)(?:\bfinal[ \t]+answer|\banswer)[ \t*_]*[:：]|####|\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is\b[ \t]*:?")
@@ -129,7 +131,7 @@ def _programs(text: str) -> tuple[str, ...]:
             return tuple(found)
     for marker in _PROGRAM_MARKER.finditer(text):
         body = marker.group(1).strip().strip("`*_").strip()
-        if _CALL_START.match(body):
+        if _CALL_START.match(body) or _ONE_TOKEN.fullmatch(body):
             found.append(body)
         if len(found) >= MAX_SPANS:
             break

@@ -1,9 +1,11 @@
 """The gold record a completion is judged against, read from a dict or a JSON string.
 
-Shape: ``{"answer", "program", "table", "dialect", "options", "policy", "problem"}``, every key
-optional but at least one of ``answer`` / ``program``; other keys (an id, a question) are ignored.
-A plain text that is not a JSON object is the answer alone. ``problem`` (MathQA only) is the problem
-text whose numbers the ``nK`` inputs of a MathQA program name.
+Shape: ``{"answer", "program", "table", "dialect", "options", "policy", "problem", "unit"}``, every
+key optional but at least one of ``answer`` / ``program``; other keys (an id, a question) are
+ignored. A plain text that is not a JSON object is the answer alone. ``problem`` (MathQA only) is
+the problem text whose numbers the ``nK`` inputs of a MathQA program name. ``unit`` (opt-in) is the
+unit the table states its amounts in (``thousand``, ``million``, ``billion``): an answer written
+with a scale word is then read in that unit (``$94 million`` is 94).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from .model import Policy
 from .numbers import read_gold
 
 DIALECTS = ("finqa", "convfinqa", "mathqa")
+UNITS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+"""The table units a gold record may state (``unit``), by their factor; a plural is accepted."""
 
 MAX_GOLD_JSON_CHARS = 4_000_000
 # bound: MAX_GOLD_JSON_CHARS = 4_000_000 — a gold record given as JSON text longer than this is bad_gold
@@ -52,6 +56,7 @@ class GoldRecord:
     options: str | None = None
     policy: Policy | None = None
     problem: str | None = None
+    unit: str | None = None
 
     def __post_init__(self) -> None:
         """Check every field, so a record built directly is as sound as one read from JSON."""
@@ -71,6 +76,8 @@ class GoldRecord:
         if isinstance(self.answer, str) and read_gold(self.answer, self.dialect == "mathqa" and bool(self.options)) \
                 is None:
             raise GoldRecordError(f"the answer {self.answer[:100]!r} is not one number, yes/no or option letter")
+        if self.unit is not None:
+            object.__setattr__(self, "unit", _unit(self.unit))
         if self.policy is not None and not isinstance(self.policy, Policy):
             object.__setattr__(self, "policy", parse_policy(self.policy))  # its name, or GoldRecordError
 
@@ -90,6 +97,7 @@ class GoldRecord:
             options=_optional_str(obj, "options"),
             policy=None if obj.get("policy") is None else parse_policy(obj.get("policy")),
             problem=_optional_str(obj, "problem"),
+            unit=None if obj.get("unit") is None else _unit(obj.get("unit")),
         )
 
 
@@ -133,6 +141,12 @@ def _table(value: Any) -> list[list[str]] | None:
         return validate_table(value)
     except TableError as error:
         raise GoldRecordError(str(error)) from None
+
+
+def _unit(value: Any) -> str:
+    if isinstance(value, str) and value.strip().lower().removesuffix("s") in UNITS:
+        return value.strip().lower().removesuffix("s")
+    raise GoldRecordError(f"unit must be one of {', '.join(UNITS)} (or a plural), got {value!r:.60}")
 
 
 def _dialect(value: Any) -> str:

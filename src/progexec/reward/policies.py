@@ -13,7 +13,7 @@ import math
 from ..mathqa.options import select_option, within_one_percent
 from .answers import choose
 from .extract import Found, find
-from .gold import GoldRecord
+from .gold import UNITS, GoldRecord
 from .goldvalue import GoldValue, ResolvedGold, describe, official_form
 from .helm import first_number, float_equiv, helm_gold_text
 from .model import Policy, RewardResult, RewardStatus, make_result
@@ -140,7 +140,18 @@ def numeric(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> Reward
     if choice.reading is None:
         assert choice.status is not None
         return make_result(choice.status, policy, extracted=choice.extracted, count=choice.count)
-    return compare(choice.reading, resolved, policy)
+    return compare(in_table_unit(choice.reading, gold.unit), resolved, policy)
+
+
+def in_table_unit(reading: Reading, unit: str | None) -> Reading:
+    """With the gold's opt-in ``unit``, a number written with a scale word read in the table's unit:
+    ``$94 million`` is 94 in a table in millions, ``$0.094 billion`` is 94 too; others as read."""
+    if unit is None or not isinstance(reading.value, float) or reading.factor not in UNITS.values():
+        return reading
+    divisor = UNITS[unit]
+    half = None if reading.half_unit is None else reading.half_unit / divisor
+    return Reading(reading.kind, reading.text, reading.value / divisor, reading.raw, reading.factor / divisor,
+                   reading.count, half)
 
 
 def compare(reading: Reading, resolved: ResolvedGold, policy: Policy) -> RewardResult:
