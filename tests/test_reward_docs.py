@@ -59,3 +59,16 @@ def test_numeric_example(completion: str, gold: str, score: float, status: str) 
         record["answer"] = float(gold)
     result = score_completion(completion, record, policy="numeric")
     assert (result.score, result.status.label) == (score, status), result.reason
+
+
+def test_the_table_unit_examples_hold() -> None:
+    section = DOC.read_text(encoding="utf-8").split("## Tables in millions")[1].split("\n## ")[0]
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in section.splitlines()
+            if line.startswith("| `")]
+    assert len(rows) == 5
+    for completion, gold, unit, score, status in rows:
+        record: dict[str, object] = {"answer": float(gold)}
+        if unit != "(none)":
+            record["unit"] = unit.strip("`")
+        result = score_completion(completion.strip("`"), record, policy="numeric")
+        assert (result.score, result.status.label) == (float(score), status), completion
