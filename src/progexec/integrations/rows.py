@@ -254,9 +254,10 @@ def make_row(example: Example, target: str, policy: Policy, template: str = DEFA
                 "reward_model": {"style": "rule",
                                  "ground_truth": None if gold.get("answer") is None else str(gold["answer"])},
                 "extra_info": {key: extra.get(key) for key in VERL_EXTRA_KEYS}}
-    if target == "trl":
-        return {"id": example.id, "prompt": [{"role": "user", "content": prompt}],
-                **{key: gold.get(key) for key in GOLD_FIELDS}}
+    if target == "trl":  # the answer as text, so a column mixing numbers and yes/no has one type
+        columns = {key: gold.get(key) for key in GOLD_FIELDS}
+        columns["answer"] = None if columns["answer"] is None else str(columns["answer"])
+        return {"id": example.id, "prompt": [{"role": "user", "content": prompt}], **columns}
     if target == "openrlhf":
         return {"id": example.id, "input": prompt, "label": json.dumps(gold, ensure_ascii=False)}
     raise RowsError(f"unknown target {target!r}; one of {', '.join(TARGETS)}")
