@@ -41,6 +41,9 @@ CASES = {
     "slashes": ("Answer: " + "1/" * (N // 2) + "2", "many_candidates"),
     "spaced thousands": ("Answer: 1" + " 000" * (N // 4), "many_candidates"),
     "hedge sentences": ("Answer: 5" + ". Or 5" * (N // 6), "many_candidates"),
+    "hedge lines": ("Answer: 5" + "\nor 5" * (N // 5), "many_candidates"),
+    "answer lines with hedge lines": ("Answer: 5\nor 5\n" * (N // 15), "ok"),
+    "a long tag of lines": ("<answer>" + "5\n" * (N // 2) + "</answer>", "many_candidates"),
     "dots and spaces": (". " * (N // 2), "no_answer"),
 }
 

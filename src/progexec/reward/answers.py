@@ -16,7 +16,8 @@ from .extract import Found
 from .model import RewardStatus
 import re
 
-from .numbers import MAX_COUNTED, UNIT_WORDS, Reading, ReadKind, count_numbers, read_answer, split_answer
+from .numbers import (MAX_COUNTED, UNIT_WORDS, Reading, ReadKind, answer_span, count_numbers, read_answer,
+                      split_answer)
 
 MAX_SPAN_CHARS = 2_000
 # bound: MAX_SPAN_CHARS = 2_000 — an answer span (a marked line, a box) longer than this is refused unread
@@ -27,10 +28,12 @@ _VALUES = (ReadKind.NUMBER, ReadKind.BOOLEAN, ReadKind.LETTER)
 MAX_LIST_WORDS = 2
 """An answer span with several values and at most this many other words (connectors, units and
 currency aside) is a list or a disjunction (``6 or 7``, ``5, 6 and 7``), a hedge wherever it stands."""
-_HEDGE_START = re.compile(r"[\W_]*(?:or|alternatively|maybe|perhaps|possibly|otherwise|else|either)\b",
-                          re.IGNORECASE)
-_CONNECTORS = frozenset({"or", "and", "either", "maybe", "perhaps", "possibly", "alternatively", "otherwise",
-                         "else", "yes", "no"})
+_HEDGE_WORDS = ("or", "alternatively", "maybe", "perhaps", "possibly", "possible", "could", "might", "otherwise",
+                "else", "either")
+"""A later sentence holding one of these and another value is a hedge (``5. It could be 6.``)."""
+_HEDGE_START = re.compile(rf"[\W_]*(?:{'|'.join(_HEDGE_WORDS)})\b", re.IGNORECASE)
+_HEDGE = re.compile(rf"\b(?:{'|'.join(_HEDGE_WORDS)})\b", re.IGNORECASE)
+_CONNECTORS = frozenset({"and", "also", "yes", "no", *_HEDGE_WORDS})
 _WORD = re.compile(r"[A-Za-z]+")
 
 
@@ -75,23 +78,43 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
 
 
 def _read(span: str, letters: bool) -> Reading:
-    """A span's reading: its first sentence (after its last ``=``); a later sentence that hedges with
-    another value (``Or 6.``, a bare ``6``) makes it a list of two values (MANY)."""
+    """A span's reading. One line: its first sentence (after its last ``=``), refused as a list when
+    a later sentence hedges with another value (``5. Or 6.``). Several lines (a tag's content, or a
+    marker line followed by hedge lines): the last line holding a value, the other lines checked
+    the same way."""
     if len(span) > MAX_SPAN_CHARS:  # longer than any plain answer: refused, only its numbers counted
         count = count_numbers(span)
         return Reading(ReadKind.MANY if count > 1 else ReadKind.PROSE, span, count=count)
-    first, later = split_answer(span)
-    reading = read_answer(first, letters)
+    lines = [line for line in span.split("\n") if line.strip()]
+    if len(lines) < 2:
+        first, later = split_answer(span)
+        return _hedged(read_answer(_unhedged(first), letters), first, later, letters)
+    readings = [read_answer(_unhedged(split_answer(line)[0]), letters) for line in lines]
+    chosen = max((index for index, reading in enumerate(readings) if reading.kind is not ReadKind.NOTHING),
+                 default=len(lines) - 1)
+    others = [sentence for index, line in enumerate(lines) if index != chosen for sentence in
+              (split_answer(line)[0], *split_answer(line)[1])] + split_answer(lines[chosen])[1]
+    return _hedged(readings[chosen], lines[chosen], others, letters)
+
+
+def _hedged(reading: Reading, shown: str, others: list[str], letters: bool) -> Reading:
+    """``reading``, or MANY when one of ``others`` is a hedge (it holds a hedge word, or is nothing
+    but a value) giving another value, or a list."""
     if reading.kind not in _VALUES:
         return reading
     key = _key(reading)
-    for sentence in later:
-        if not (_HEDGE_START.match(sentence) or _is_bare(sentence)):
+    for sentence in others:
+        if not (_HEDGE.search(sentence) or _is_bare(sentence)):
             continue
-        other = read_answer(_HEDGE_START.sub("", sentence, count=1).strip().rstrip(".").strip(), letters)
-        if other.kind in _VALUES and _key(other) != key or other.kind is ReadKind.MANY:
-            return Reading(ReadKind.MANY, f"{first}. {sentence}", count=2)
+        other = read_answer(_unhedged(answer_span(sentence)), letters)
+        if (other.kind in _VALUES and _key(other) != key) or (other.kind is ReadKind.MANY and _is_list(sentence)):
+            return Reading(ReadKind.MANY, f"{shown.strip()} {sentence}", count=max(2, other.count))
     return reading
+
+
+def _unhedged(text: str) -> str:
+    """The text without a hedge word opening it (``Or 6`` is read as ``6``)."""
+    return _HEDGE_START.sub("", text, count=1).strip().rstrip(".").strip()
 
 
 def _is_bare(sentence: str) -> bool:

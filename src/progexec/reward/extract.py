@@ -2,7 +2,8 @@
 
 Reasoning inside ``<think>…</think>`` is removed first and never read. When the rest holds
 ``<answer>…</answer>`` tags, their contents decide: each is a program (it starts like a call),
-the content of a ``\\boxed{}`` in it, the rest of an ``Answer:`` line in it, or its last line;
+the content of a ``\\boxed{}`` in it, the rest of an ``Answer:`` line in it, or its text (its
+last line holding a value answers; see :mod:`.answers`);
 an empty tag is no answer. Otherwise a program is the content of a fenced block (untagged or
 tagged ``program``/``finqa``/``convfinqa``/``mathqa``/``dsl``) that starts like a call, or the
 rest of a line after ``Program:``; a final answer is the content of ``\\boxed{...}``, or the
@@ -32,6 +33,8 @@ _PROGRAM_MARKER = re.compile(r"(?im)^[ \t>*_#-]*program[ \t*_]*[:：][ \t*_]*(.*
 _ANSWER_MARKER = re.compile(
     r"(?i)(?:\bfinal[ \t]+answer|\banswer)[ \t*_]*[:：]|####|\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is\b[ \t]*:?")
 _EMPTY_REST = re.compile(r"[ \t*_:]*")
+_HEDGE_LINE = re.compile(r"[ \t>*_-]*(?:or|alternatively|maybe|perhaps|possibly|otherwise|else|either)\b[^\n]*",
+                         re.IGNORECASE)
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 _ANSWER_TAG = re.compile(r"<(/?)answer>", re.IGNORECASE)
 _BOXED = re.compile(r"\\boxed[ \t]*\{")
@@ -73,7 +76,7 @@ def find(completion: str) -> Found:
             programs.append(_one_line(content))
             continue
         inner = _programs(content)
-        spans.extend(_boxed(content) or _marked(content) or (() if inner else (_last_line(content),)))
+        spans.extend(_boxed(content) or _marked(content) or (() if inner else (content,)))
         programs.extend(inner)
     return Found(_distinct(programs), _boxed(outside), _marked(outside), None, tuple(spans))
 
@@ -114,11 +117,6 @@ def _answer_tags(text: str) -> tuple[list[str], str]:
             outside.append("\n")
     outside.append(text[start:])
     return tags, "".join(outside)
-
-
-def _last_line(text: str) -> str:
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines[-1] if lines else ""
 
 
 def _programs(text: str) -> tuple[str, ...]:
@@ -182,8 +180,25 @@ def _marked(text: str) -> tuple[str, ...]:
         span = text[marker.end(): stop if line_end < 0 else line_end]
         if _EMPTY_REST.fullmatch(span) and line_end >= 0:
             span = _next_line(text, line_end, stop)
+        elif line_end >= 0:
+            span += _hedge_lines(text, line_end, stop)
         found.append(span)
     return tuple(found)
+
+
+def _hedge_lines(text: str, start: int, stop: int) -> str:
+    """The lines right after an answer line that open with a hedge word (``or 6``), each with its newline."""
+    hedges = []
+    position = start
+    while position < stop:
+        line = _HEDGE_LINE.match(text, position + 1, stop)
+        if line is None:
+            break
+        hedges.append("\n" + line.group(0))
+        position = line.end()
+        if position >= stop or text[position] != "\n":
+            break
+    return "".join(hedges)
 
 
 def _next_line(text: str, start: int, stop: int) -> str:
