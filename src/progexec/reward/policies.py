@@ -9,6 +9,7 @@ compared at :data:`REL_TOL`. ``helm``: HELM's ``float_equiv`` over the whole com
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from ..mathqa.options import select_option, within_one_percent
 from .answers import choose
@@ -86,11 +87,8 @@ def official(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> Rewar
         return failure
     assert run.value is not None and resolved.value is not None
     value, want = run.value, resolved.value
-    if gold.dialect == "mathqa":
-        assert isinstance(value, float)
-        correct = _mathqa_official(value, want, resolved)
-    else:
-        correct = value == official_form(want)
+    equal = OFFICIAL_EQUAL.get(gold.dialect)
+    correct = equal(value, want, resolved) if equal is not None else value == official_form(want)
     status = _S.OK if correct else _S.WRONG
     return make_result(status, policy, extracted=program, value=_value(value), gold=describe(want))
 
@@ -108,12 +106,20 @@ def _bare_number_program(found: Found) -> str | RewardResult | None:
     return choice.reading.text
 
 
-def _mathqa_official(value: float, want: GoldValue, resolved: ResolvedGold) -> bool:
+def _mathqa_official(value: float | str, want: GoldValue, resolved: ResolvedGold) -> bool:
+    """MathQA: the option the value selects (MathQA's 1 % rule) is the gold letter, or within 1 % of a number."""
+    if not isinstance(value, float):
+        return False
     if isinstance(want, str):
         return select_option(value, resolved.options) == want
     if isinstance(want, float):
         return within_one_percent(value, want)
     return False
+
+
+OFFICIAL_EQUAL: dict[str, Callable[[float | str, GoldValue, ResolvedGold], bool]] = {"mathqa": _mathqa_official}
+"""The per-dialect official comparison of a program's value with the gold, where it is not ``==`` to
+the gold's official form (the other half of the hook in :data:`progexec.reward.programs.RUNNERS`)."""
 
 
 def numeric(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> RewardResult:

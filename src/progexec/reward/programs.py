@@ -13,6 +13,7 @@ parsing.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..grammar.mathqa_parse import parse_mathqa
@@ -60,15 +61,24 @@ def oversize(text: str) -> tuple[str, int, int] | None:
     return None
 
 
+Runner = Callable[[str, Table | None, str, str | None, bool], ProgramRun]
+"""How a program text of one dialect runs: ``(text, table, dialect, problem, strict) -> ProgramRun``;
+never raises."""
+
+
 def run_official(text: str, table: Table | None, dialect: str, problem: str | None = None,
                  strict: bool = False) -> ProgramRun:
     """Run ``text`` the way the dialect's official evaluator would (``strict``: its text read by the
-    official tokenizer, see the module docstring); never raises."""
+    official tokenizer, see the module docstring); never raises. The dialect's :data:`RUNNERS` entry
+    does the work, after the size bounds."""
     too_large = oversize(text)
     if too_large is not None:
         return ProgramRun(None, "too large", too_large=too_large)
-    if dialect == "mathqa":
-        return _run_mathqa(text, problem)
+    return RUNNERS[dialect](text, table, dialect, problem, strict)
+
+
+def _run_finqa(text: str, table: Table | None, dialect: str, problem: str | None, strict: bool) -> ProgramRun:
+    """FinQA / ConvFinQA: strict by the official tokenizer, else by the grammar (the module docstring)."""
     if strict:
         return _run_tokens(text, table, dialect)
     try:
@@ -102,7 +112,8 @@ def _run_tokens(text: str, table: Table | None, dialect: str) -> ProgramRun:
                             f"tokenizer splits only on ', '; the grammar reads it as {canonical[:200]!r})")
 
 
-def _run_mathqa(text: str, problem: str | None) -> ProgramRun:
+def _run_mathqa(text: str, table: Table | None, dialect: str, problem: str | None, strict: bool) -> ProgramRun:
+    """MathQA: linear or nested text under MathQA-Python's semantics, ``nK`` bound to the problem's numbers."""
     try:
         program = parse_mathqa(text)
     except ProgramSyntaxError as error:
@@ -111,3 +122,9 @@ def _run_mathqa(text: str, problem: str | None) -> ProgramRun:
     if not outcome.present or not isinstance(outcome.value, float):
         return ProgramRun(None, outcome.message or outcome.status.label)
     return ProgramRun(outcome.value)
+
+
+RUNNERS: dict[str, Runner] = {"finqa": _run_finqa, "convfinqa": _run_finqa, "mathqa": _run_mathqa}
+"""The per-dialect hook of the reward core: how each dialect's program text runs. A dialect added
+here is accepted by :class:`progexec.reward.GoldRecord`; its official comparison, when it is not
+``==`` to the gold, goes in :data:`progexec.reward.policies.OFFICIAL_EQUAL`."""
