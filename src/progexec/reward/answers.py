@@ -114,7 +114,8 @@ def _hedged(reading: Reading, shown: str, others: list[str], letters: bool) -> R
 
 def _unhedged(text: str) -> str:
     """The text without a hedge word opening it (``Or 6`` is read as ``6``)."""
-    return _HEDGE_START.sub("", text, count=1).strip().rstrip(".").strip()
+    opening = _HEDGE_START.match(text)
+    return (text if opening is None else text[opening.end():]).strip().rstrip(".").strip()
 
 
 def _is_bare(sentence: str) -> bool:

@@ -43,7 +43,8 @@ _AROUND = 16
 _PREFIX = re.compile(r"(\(?) ?([-+]?) ?(?:US\$|USD|EUR|GBP|[$€£¥])? ?([-+]?) ?$")
 _CLOSE = re.compile(r" ?(?:US\$|USD|EUR|GBP|dollars?|[$€£¥])? ?\)")
 _YES_NO = re.compile(r"^[\W_]*(yes|no)\b", re.IGNORECASE)
-_YES_AND_NO = (re.compile(r"\byes\b", re.IGNORECASE), re.compile(r"\bno\b", re.IGNORECASE))
+_YES_OR_NO = re.compile(r"\b(?:yes|no)\b[ \t]*(?:/|\bor\b|\band\b)[ \t]*(?:yes|no)\b", re.IGNORECASE)
+"""Both values offered: ``yes or no``, ``yes/no`` (``Yes, no change`` is a yes)."""
 _LETTER_ALONE = re.compile(r"[(\[]?([a-e])[)\]]?[.:]?|([a-e]) ?\).*", re.IGNORECASE | re.DOTALL)
 _LETTER_NAMED = re.compile(r"\b(?:option|choice)[ \t]*[:#]?[ \t]*\(?([a-e])\b\)?|\(([a-e])\)", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
@@ -138,7 +139,7 @@ def read_answer(text: str, letters: bool = False) -> Reading:
             return letter
     yes_no = _YES_NO.match(text)
     if yes_no is not None:
-        if all(word.search(text) for word in _YES_AND_NO):
+        if _YES_OR_NO.search(text):
             return Reading(ReadKind.MANY, text, count=2)  # "yes or no"
         return Reading(ReadKind.BOOLEAN, text, yes_no.group(1).lower() == "yes")
     plain = rewrite(text)
