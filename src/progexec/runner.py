@@ -14,8 +14,9 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 from collections.abc import Callable, Iterable, Iterator
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
+from .interp.arithmetic import RefusalCause
 from .interp.evaluate import Outcome
 from .dialects import UnknownDialectError, get_dialect
 from .interp.official import INVALID, OfficialVerdict
@@ -96,15 +97,24 @@ def execute_unbounded(item: Item, semantics: Semantics = Semantics.PROGEXEC) -> 
     return Execution(run.program, run.outcome, run.official, run.error, item, match, reason)
 
 
-def limit_exceeded(item: Item, message: str) -> Execution:
-    """The Execution of an item stopped by a bound: no value, officially invalid, kept in its place."""
-    outcome: Outcome[float] = Outcome(Status.LIMIT_EXCEEDED, message=message)
+def limit_exceeded(item: Item, message: str, clock: bool = False) -> Execution:
+    """The Execution of an item stopped by a bound: no value, officially invalid, kept in its place.
+    ``clock``: the wall-clock backstop stopped it (the outcome's cause is then ``RefusalCause.CLOCK``)."""
+    outcome: Outcome[float] = Outcome(Status.LIMIT_EXCEEDED, message=message,
+                                      cause=RefusalCause.CLOCK if clock else None)
     match, reason = gold_match(INVALID, item)
     return Execution(None, outcome, INVALID, item=item, match=match, reason=reason)
 
 
-def bounded(item: Item, work: Callable[[], T], stopped: Callable[[str], T], limits: Limits | None = None) -> T:
-    """Run ``work`` for ``item`` under ``limits`` and its wall-clock backstop; ``stopped(message)`` when
+class Stop(NamedTuple):
+    """Why an item's work was stopped: the message names the bound; ``clock`` when the wall clock did it."""
+
+    message: str
+    clock: bool = False
+
+
+def bounded(item: Item, work: Callable[[], T], stopped: Callable[[Stop], T], limits: Limits | None = None) -> T:
+    """Run ``work`` for ``item`` under ``limits`` and its wall-clock backstop; ``stopped(Stop)`` when
     the clock, the stack or memory runs out (the message names the bound)."""
     if limits is None:  # the limits already in force: no context to install (the common, hot case)
         return _backstopped(work, stopped)
@@ -112,22 +122,28 @@ def bounded(item: Item, work: Callable[[], T], stopped: Callable[[str], T], limi
         return _backstopped(work, stopped)
 
 
-def _backstopped(work: Callable[[], T], stopped: Callable[[str], T]) -> T:
+def _backstopped(work: Callable[[], T], stopped: Callable[[Stop], T]) -> T:
     try:
         return run_with_deadline(work)
     except ItemTimeLimitExceeded as error:
-        return stopped(str(error))
+        return stopped(Stop(str(error), clock=True))
     except RecursionError:
-        return stopped("the item is nested too deeply to execute (the interpreter's stack)")
+        return stopped(Stop("the item is nested too deeply to execute (the interpreter's stack)"))
     except MemoryError:
-        return stopped("the item needs more memory than is available")
+        return stopped(Stop("the item needs more memory than is available"))
+
+
+def stopped_by_clock(execution: Execution) -> bool:
+    """True when the item's wall-clock backstop, not a counted bound, stopped it: its figures then depend on
+    the machine, and every run that has one says so and fails."""
+    return execution.outcome.cause is RefusalCause.CLOCK
 
 
 def execute(item: Item, limits: Limits | None = None, semantics: Semantics = Semantics.PROGEXEC) -> Execution:
     """Run one item under ``limits`` (default: those in force); never raises for a bad item."""
     prepare()
-    return bounded(item, lambda: execute_unbounded(item, semantics), lambda message: limit_exceeded(item, message),
-                   limits)
+    return bounded(item, lambda: execute_unbounded(item, semantics),
+                   lambda stop: limit_exceeded(item, stop.message, stop.clock), limits)
 
 
 def execute_all(items: Iterable[Item], limits: Limits | None = None,
@@ -138,4 +154,4 @@ def execute_all(items: Iterable[Item], limits: Limits | None = None,
         yield execute(item, limits, semantics)
 
 
-__all__ = ["prepare", "gold_match", "bad_input_execution", "execute", "execute_all", "execute_unbounded", "bounded", "limit_exceeded"]
+__all__ = ["prepare", "gold_match", "bad_input_execution", "execute", "execute_all", "execute_unbounded", "bounded", "limit_exceeded", "Stop", "stopped_by_clock"]

@@ -13,7 +13,7 @@ from ..readers import InputError
 from ..report import build_report
 from ..report import html_report, json_report, markdown
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
-from .common import EXIT_OK, UsageError, add_batch_options, limits_from, progress_for
+from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, progress_for, verdict
 from .exec_cmd import stream_items
 
 NAME = "report"
@@ -68,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise UsageError(f"cannot write the report to {out}: {error}") from None
     summary = json_report.summary(report)
+    clock = summary["stopped_by_clock"]
+    if clock:
+        print(f"report: the per-item clock (item_time_limit) stopped {clock} items: they are reported as "
+              "limit_exceeded, so every count is a lower bound that depends on the machine", file=sys.stderr)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
@@ -75,4 +79,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"report: {summary['programs']} programs; divergent from the official answer: {divergent}; "
               f"{summary['programs_with_findings']} programs with findings -> {out}/report.{{json,md,html}}",
               file=sys.stderr)
+    if clock:
+        verdict(f"report: {clock} items stopped by the clock; the figures are lower bounds", False)
+        return EXIT_DIVERGENCE
     return EXIT_OK

@@ -38,6 +38,7 @@ class RefusalCause(enum.Enum):
     IRRATIONAL = "irrational"      # the exact value is not rational: enclose it with intervals
     TOO_LARGE = "too_large"        # a rational value grew past its size bound: enclose it with intervals
     UNDECIDED = "undecided"        # an enclosure is too wide to decide: try a higher precision
+    CLOCK = "clock"                # the wall-clock backstop stopped the item (a machine-dependent stop)
 
 
 class Refusal(ProgexecError):

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..grammar.nodes import Program
+from ..interp.arithmetic import RefusalCause
 from ..interp.evaluate import Outcome, evaluate
 from ..interp.run import Execution, execute_program, float64
 from ..dialects import get_dialect
@@ -116,6 +117,7 @@ class Analysis:
     findings: tuple[Finding, ...] = ()
     ulps_to_boundary: float | None = None
     message: str = ""
+    stopped_by_clock: bool = False
 
     @property
     def kinds(self) -> frozenset[FindingKind]:
@@ -227,7 +229,8 @@ def analyze_execution(execution: Execution) -> Analysis:
     if not outcome.present or program is None or execution.mathqa is not None:
         official_value = outcome.value if outcome.present else None
         return Analysis(item_id, text, outcome.status, official_value, None, gold, has_gold,
-                        findings=tuple(_gold_finding(execution, gold)), message=outcome.message)
+                        findings=tuple(_gold_finding(execution, gold)), message=outcome.message,
+                        stopped_by_clock=outcome.cause is RefusalCause.CLOCK)
     dialect = get_dialect(item.dialect)  # the item ran, so its dialect is a registered one
     official = outcome.value
     assert official is not None

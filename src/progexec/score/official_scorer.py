@@ -19,7 +19,7 @@ from typing import Any
 from ..dialects import get_dialect
 from ..interp.official import INVALID, OfficialVerdict
 from ..items import Item
-from ..runner import execute
+from ..runner import execute, stopped_by_clock
 from .equivalence import Decider, ProgramMatch, Why, equal_program
 from .results import GoldItem, Prediction, ExecutionWhy, Verdict
 
@@ -35,6 +35,7 @@ class ItemContext:
     _verdict: OfficialVerdict | None = None
     _match: ProgramMatch | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    clock: bool = False  # the wall clock stopped the prediction's execution
 
     @property
     def dialect(self) -> str:
@@ -48,7 +49,9 @@ class ItemContext:
                 self._verdict = INVALID
             else:
                 item = Item(self.pred.id, list(self.pred.tokens), self.gold.table, dialect=self.dialect)
-                self._verdict = execute(item).official
+                execution = execute(item)
+                self.clock = stopped_by_clock(execution)
+                self._verdict = execution.official
         return self._verdict
 
     @property
