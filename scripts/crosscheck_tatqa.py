@@ -16,7 +16,9 @@ falsy predictions (``""``, ``[]``, ``null``, ``0``) and missing ones; plus the r
 ``sample_prediction.json`` when scoring ``tatqa:dev``. Every question is scored by the official
 ``TaTQAEmAndF1`` (one instance, in file order, as ``evaluate_json`` does) and by progexec; EM, F1
 and the scale-score increment must be equal as floats per question, the aggregates and the
-answer type x answer source tables equal. ``--fuzz N`` also compares ``normalize_answer``,
+answer type x answer source tables equal; for two sets per gold file the official ``tatqa_eval.py`` also
+runs in its own process on files, and must print the figures ``progexec.tatqa.score`` gives on those
+files. ``--fuzz N`` also compares ``normalize_answer``,
 ``is_number`` and ``to_number`` on N generated strings. Exit 1 on any disagreement.
 """
 
@@ -256,6 +258,35 @@ def documented_quirks(metric: Any) -> int:
     return wrong
 
 
+def compare_files(tatqa: Path, gold: str, questions: list[Any], predictions: dict[str, Any], name: str) -> int:
+    """Write the gold and the predictions to files, run the official ``tatqa_eval.py`` on them in a fresh
+    process, and compare its printed figures with ``progexec.tatqa.score`` on the same files."""
+    import subprocess
+    import tempfile
+
+    from progexec.tatqa.data import open_tatqa
+    from progexec.tatqa.scoring import score
+
+    with tempfile.TemporaryDirectory() as folder:
+        gold_path, pred_path = Path(folder) / "gold.json", Path(folder) / "pred.json"
+        opened = open_tatqa(gold)
+        try:
+            gold_path.write_text("".join(iter(lambda: opened.read(1 << 20), "")), encoding="utf-8")
+        finally:
+            opened.close()
+        pred_path.write_text(json.dumps(predictions), encoding="utf-8")
+        printed = subprocess.run([sys.executable, "tatqa_eval.py", "--gold_path", str(gold_path), "--pred_path",
+                                  str(pred_path)], cwd=tatqa, capture_output=True, text=True, check=True).stdout
+        result = score(gold_path, pred_path)
+    mine = (f"Exact-match accuracy {result.em * 100:.2f}\nF1 score {result.f1 * 100:.2f}\n"
+            f"Scale score {result.scale * 100:.2f}\n")
+    if mine not in printed:
+        print(f"{name} (files): tatqa_eval.py printed\n{printed[:300]}\nprogexec\n{mine}")
+        return 1
+    print(f"{name} (files): tatqa_eval.py prints the same figures")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tatqa", required=True, type=Path, help="local checkout of NExTplusplus/TAT-QA")
@@ -270,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         questions = [dict(question.raw) for question in gold_questions(gold)]
         for name, predictions in prediction_sets(questions, args.sets, args.seed):
             wrong += compare_set(metric, f"{gold} {name}", questions, predictions)
+            if name in ("gold", "generated-1"):
+                wrong += compare_files(args.tatqa, gold, questions, predictions, f"{gold} {name}")
         wrong += compare_set(metric, f"{gold} hostile", questions, hostile_set(questions, args.seed))
         sample = args.tatqa / "sample_prediction.json"
         if gold == "tatqa:dev" and sample.exists():
