@@ -86,3 +86,19 @@ def test_a_prediction_file_that_is_not_json_is_an_input_error(tmp_path: Path) ->
     bad.write_text("{not json")
     with pytest.raises(InputError, match="not JSON"):
         score(_gold(tmp_path), bad)
+
+
+def test_what_progexec_reads_beyond_the_official_json_load(tmp_path: Path) -> None:
+    gold = _gold(tmp_path)
+    with_bom = tmp_path / "bom.json"
+    with_bom.write_bytes(b"\xef\xbb\xbf" + json.dumps({"a": ["1496.5", "million"]}).encode())
+    with pytest.raises(json.JSONDecodeError, match="BOM"):
+        json.loads(with_bom.read_text(encoding="utf-8"))  # what the official json.load does
+    assert score(gold, with_bom).em == 0.5
+    trailing = tmp_path / "gold.json"
+    trailing.write_bytes(gzip.decompress(gold.read_bytes()) + b"\n garbage")
+    assert score(trailing, with_bom).count == 2
+    huge = tmp_path / "huge.json"
+    huge.write_text('{"a": [' + "9" * 5000 + ', ""]}')
+    with pytest.raises(InputError, match="cannot be read"):
+        score(gold, huge)
