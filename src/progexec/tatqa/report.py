@@ -158,7 +158,8 @@ def render_html(report: TatqaReport) -> str:
     options = tuple((finding.label, finding.label) for finding in Finding) + (("none", "none"),)
     listed = ui.table("derivations", columns, [_row(result) for result in report.results],
                       filters=(ui.Filter("finding", "finding", options),), search="filter derivations")
-    lead = escape(_lead(report)).replace("**", "")
+    lead = "".join(f"<code>{escape(piece)}</code>" if odd % 2 else escape(piece)
+                   for odd, piece in enumerate(_lead(report).replace("**", "").split("`")))
     return ui.fill("tatqa.html", {"lead": lead, "summary": summary, "derivations": listed})
 
 
