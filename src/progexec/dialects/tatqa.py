@@ -57,7 +57,7 @@ def _score(gold: Sequence[Any], predictions: Sequence[Any]) -> Any:
 
 TATQA = Dialect(
     name="tatqa", title="TAT-QA", ops=TATQA_OPS, literals=TATQA_LITERALS, tokenize=_tokens, parse=_parse,
-    official=_official, round_digits=None, run=_run, scorer="official", reward_policy="official", score=_score,
+    official=_official, round_digits=None, run=_run, scorer="official", reward_policy="numeric", score=_score,
     program_example="(4.00 - 3.75)/3.75",
     summary="TAT-QA (Zhu et al. 2021): infix derivations; answers scored by EM, F1 and scale, as tatqa_eval.py")
 
