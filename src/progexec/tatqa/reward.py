@@ -127,7 +127,7 @@ def score_tatqa(completion: object, gold: Mapping[str, Any] | str, policy: Polic
         return make_result(RewardStatus.OK, chosen, extracted=shown, gold=gold_text)
     if scored.reason in (Reason.SCALE_MISSING, Reason.SCALE_WRONG):
         return make_result(RewardStatus.SCALE_MISMATCH, chosen, extracted=shown, value=_absolute(answer, scale),
-                           gold=gold_text, factor=f"the gold's scale ({question['scale'] or \"none\"})")
+                           gold=gold_text, factor=f"the gold's scale ({question['scale'] or 'none'})")
     return make_result(RewardStatus.WRONG, chosen, extracted=shown, value=_absolute(answer, scale), gold=gold_text)
 
 
