@@ -37,7 +37,9 @@ def test_score_json_items_and_out_dir(tmp_path: Path, capsys: pytest.CaptureFixt
     assert record["meta"]["inputs"][0]["name"] == "tatqa:dev" and record["meta"]["inputs"][0]["sha256"]
     lines = [json.loads(line) for line in items.read_text().splitlines()]
     assert len(lines) == 1668 and sum(line["em"] for line in lines) / 1668 == record["exact_match"]
-    assert {path.name for path in (tmp_path / "out").iterdir()} == {"score.json", "items.jsonl", "score.md"}
+    assert {path.name for path in (tmp_path / "out").iterdir()} == {"score.json", "items.jsonl", "score.md",
+                                                                    "score.html"}
+    assert (tmp_path / "out" / "score.html").read_text().count("<tr data-reason=") == 1668
 
 
 def test_score_reads_predictions_from_standard_input(monkeypatch: pytest.MonkeyPatch,

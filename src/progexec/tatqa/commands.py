@@ -18,7 +18,7 @@ from .data import Question, is_tatqa_source, read_questions
 from .execute import DerivationResult, run_derivation
 from ..items import Item
 from .run import NotExecuted
-from .report import TatqaReport, build_tatqa_report, render_html, render_json, render_markdown
+from .report import TatqaReport, build_tatqa_report, render_html, render_json, render_markdown, render_score_html
 from .scoring import TatqaScore, score
 
 
@@ -83,6 +83,8 @@ def run_score(args: argparse.Namespace, limits: Limits) -> int:
             (out / "items.jsonl").write_text("".join(dumps(item) + "\n" for item in items), encoding="utf-8",
                                              newline="\n")
             (out / "score.md").write_text(_markdown(result, args.gold, args.pred), encoding="utf-8", newline="\n")
+            (out / "score.html").write_text(render_score_html(result, args.gold, args.pred), encoding="utf-8",
+                                            newline="\n")
         except OSError as error:
             raise UsageError(f"cannot write the scoring report to {out}: {error}") from None
     if getattr(args, "items", None):

@@ -19,6 +19,7 @@ from typing import Any
 from ..records import FORMAT_VERSION
 from ..report import interactive as ui
 from .execute import DerivationResult, Finding
+from .scoring import TatqaScore
 
 TITLE = "TAT-QA derivations"
 
@@ -163,4 +164,35 @@ def render_html(report: TatqaReport) -> str:
     return ui.fill("tatqa.html", {"lead": lead, "summary": summary, "derivations": listed})
 
 
-__all__ = ["TatqaReport", "build_tatqa_report", "entry", "render_json", "render_markdown", "render_html"]
+
+
+def render_score_html(result: TatqaScore, gold: str, pred: str) -> str:
+    """score.html of a TAT-QA score: the figures, the answer type x answer source table, every question
+    (sortable, filterable by reason and answer type)."""
+    lead = (f"Gold {escape(gold)}, predictions {escape(pred)}: {result.count} questions. Exact match "
+            f"{result.em * 100:.2f}, F1 {result.f1 * 100:.2f}, scale score {result.scale * 100:.2f} "
+            f"(as tatqa_eval.py prints them; exact floats {result.em!r}, {result.f1!r}, {result.scale!r}).")
+    if result.aborted:
+        lead += f" The official script would stop: {escape(result.aborted)}"
+    summary = "".join(f"<tr><td>{escape(kind)}</td><td>{escape(source)}</td><td class=\"num\">{cell.count}</td>"
+                      f"<td class=\"num\">{cell.em:.6f}</td><td class=\"num\">{cell.f1:.6f}</td></tr>"
+                      for (kind, source), cell in sorted(result.cells.items()))
+    columns = [ui.Column("uid", css="id"), ui.Column("type"), ui.Column("source"), ui.Column("EM", True),
+               ui.Column("F1", True), ui.Column("scale counted"), ui.Column("prediction", css="wide-text"),
+               ui.Column("gold (normalised)", css="wide-text"), ui.Column("reason")]
+    rows = [ui.Row([ui.text(q.uid), ui.text(q.answer_type), ui.text(q.answer_from),
+                    ui.Cell(f"{q.em:g}", ui.number_key(q.em)), ui.Cell(f"{q.f1:g}", ui.number_key(q.f1)),
+                    ui.text("yes" if q.scale_counted else "no"), ui.text(f"{q.pred_string} [{q.pred_scale}]" if q.pred_scale else q.pred_string),
+                    ui.text(q.gold_string), ui.text(q.reason.label)],
+                   data=(("reason", q.reason.label), ("type", str(q.answer_type))), text=q.uid)
+            for q in result.questions]
+    reasons = tuple((label, label) for label in result.reasons())
+    kinds = tuple((kind, kind) for kind in sorted({str(q.answer_type) for q in result.questions}))
+    listed = ui.table("questions", columns, rows, filters=(ui.Filter("reason", "reason", reasons),
+                                                           ui.Filter("type", "answer type", kinds)),
+                      search="filter questions")
+    return ui.fill("tatqa_score.html", {"lead": lead, "summary": summary, "questions": listed})
+
+
+__all__ = ["TatqaReport", "build_tatqa_report", "entry", "render_json", "render_markdown", "render_html",
+           "render_score_html"]
