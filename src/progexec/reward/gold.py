@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..dialects import get_dialect
 from ..errors import ProgexecError
 from ..interp.table import TableError, validate_table
 from .model import Policy
@@ -75,7 +76,7 @@ class GoldRecord:
             _table(self.table)
         if self.dialect not in RUNNERS:
             raise GoldRecordError(f"dialect must be one of {', '.join(RUNNERS)}, got {self.dialect!r}")
-        if isinstance(self.answer, str) and read_gold(self.answer, self.dialect == "mathqa" and bool(self.options)) \
+        if isinstance(self.answer, str) and read_gold(self.answer, get_dialect(self.dialect).option_letters and bool(self.options)) \
                 is None:
             raise GoldRecordError(f"the answer {self.answer[:100]!r} is not one number, yes/no or option letter")
         if self.unit is not None:
