@@ -191,3 +191,12 @@ def test_report_runs_the_exact_oracle_under_the_dialect(tmp_path: Path) -> None:
     document = json.loads((tmp_path / "r" / "report.json").read_text())
     program = next(entry for entry in document["programs"] if entry["id"] == "tie")
     assert program["official"] == 0.17813 and float(program["raw"]) == 0.178125  # "-57" reads 57
+
+
+def test_the_reward_reads_multihiertt_programs_and_numbers_by_its_rules() -> None:
+    from progexec.reward import score_completion
+
+    gold = {"answer": "10.0", "program": "add(-5, 5%)", "dialect": "multihiertt"}
+    assert score_completion("Program: add(-5, 5%)", gold, policy="official").score == 1.0   # "-5" reads 5
+    assert score_completion("Program: add(5,5)", gold, policy="official").score == 1.0      # split on ","
+    assert score_completion("Program: greater(5, 3)", gold, policy="official").score == 0.0

@@ -179,5 +179,5 @@ def test_a_gold_record_accepts_exactly_the_dialects_with_a_runner() -> None:
 
     assert DIALECTS == tuple(RUNNERS) and {"finqa", "convfinqa", "mathqa"} <= set(RUNNERS)
     assert set(OFFICIAL_EQUAL) <= set(RUNNERS)
-    with pytest.raises(GoldRecordError, match="dialect must be one of finqa, convfinqa, mathqa"):
+    with pytest.raises(GoldRecordError, match="dialect must be one of finqa, convfinqa, multihiertt, mathqa"):
         GoldRecord(answer=1.0, dialect="gsm8k")

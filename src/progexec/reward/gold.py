@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..limits import current
+from ..dialects import get_dialect
 from ..errors import ProgexecError
 from ..interp.table import TableError, validate_table
 from .model import Policy
@@ -27,8 +29,6 @@ DIALECTS = tuple(RUNNERS)
 UNITS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 """The table units a gold record may state (``unit``), by their factor; a plural is accepted."""
 
-MAX_GOLD_JSON_CHARS = 4_000_000
-# bound: MAX_GOLD_JSON_CHARS = 4_000_000 — a gold record given as JSON text longer than this is bad_gold
 
 
 class GoldRecordError(ProgexecError, ValueError):
@@ -75,7 +75,7 @@ class GoldRecord:
             _table(self.table)
         if self.dialect not in RUNNERS:
             raise GoldRecordError(f"dialect must be one of {', '.join(RUNNERS)}, got {self.dialect!r}")
-        if isinstance(self.answer, str) and read_gold(self.answer, self.dialect == "mathqa" and bool(self.options)) \
+        if isinstance(self.answer, str) and read_gold(self.answer, get_dialect(self.dialect).option_letters and bool(self.options)) \
                 is None:
             raise GoldRecordError(f"the answer {self.answer[:100]!r} is not one number, yes/no or option letter")
         if self.unit is not None:
@@ -104,8 +104,8 @@ class GoldRecord:
 
 
 def _loads(text: str) -> Any:
-    if len(text) > MAX_GOLD_JSON_CHARS:
-        raise GoldRecordError(f"the gold JSON is {len(text)} characters long, over {MAX_GOLD_JSON_CHARS}")
+    if len(text) > current().max_gold_json_chars:
+        raise GoldRecordError(f"the gold JSON is {len(text)} characters long, over {current().max_gold_json_chars}")
     try:
         return json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:

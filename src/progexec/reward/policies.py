@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from ..dialects import get_dialect
 from ..mathqa.options import select_option, within_one_percent
 from .answers import choose
 from .extract import Found, find
@@ -75,7 +76,7 @@ def official(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> Rewar
     program = _one_program(found, policy)
     if isinstance(program, RewardResult):
         return program
-    if program is None and gold.dialect == "convfinqa":
+    if program is None and get_dialect(gold.dialect).bare_numbers:
         program = _bare_number_program(found)
         if isinstance(program, RewardResult):
             return program
@@ -126,7 +127,7 @@ def numeric(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> Reward
     """The numeric policy (see docs/reward.md for the rule and its examples)."""
     policy = Policy.NUMERIC
     found = find(completion)
-    letters = gold.dialect == "mathqa" and bool(resolved.options)
+    letters = get_dialect(gold.dialect).option_letters and bool(resolved.options)
     choice = choose(found, letters)
     assert resolved.value is not None
     if choice is None:

@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..dialects import get_dialect
 from ..grammar.mathqa_parse import parse_mathqa
 from ..grammar.parse import ProgramSyntaxError, parse_program
 from ..grammar.tokens import official_tokenize
@@ -98,7 +99,7 @@ def _run_finqa(text: str, table: Table | None, dialect: str, problem: str | None
 
 def _run_tokens(text: str, table: Table | None, dialect: str) -> ProgramRun:
     """The official reading of program text: ``official_tokenize`` then ``eval_program``."""
-    verdict = execute(Item("completion", official_tokenize(text), table, dialect=dialect)).official
+    verdict = execute(Item("completion", get_dialect(dialect).tokenize(text), table, dialect=dialect)).official
     if verdict.valid and verdict.value is not None:
         if isinstance(verdict.value, float) and not math.isfinite(verdict.value):
             return ProgramRun(None, f"the official value is {verdict.value!r}, which equals no gold")
@@ -124,7 +125,8 @@ def _run_mathqa(text: str, table: Table | None, dialect: str, problem: str | Non
     return ProgramRun(outcome.value)
 
 
-RUNNERS: dict[str, Runner] = {"finqa": _run_finqa, "convfinqa": _run_finqa, "mathqa": _run_mathqa}
+RUNNERS: dict[str, Runner] = {"finqa": _run_finqa, "convfinqa": _run_finqa, "multihiertt": _run_finqa,
+                              "mathqa": _run_mathqa}
 """The per-dialect hook of the reward core: how each dialect's program text runs. A dialect added
 here is accepted by :class:`progexec.reward.GoldRecord`; its official comparison, when it is not
 ``==`` to the gold, goes in :data:`progexec.reward.policies.OFFICIAL_EQUAL`."""
