@@ -60,3 +60,10 @@ def test_final_answer() -> None:
     assert final_answer("Step 1...\nAnswer: 1,234 thousand") == ("1,234", "thousand")
     assert final_answer("It fell by 3%.", numeric=True) == ("3", "percent")
     assert final_answer("   ") is None
+
+
+def test_an_oversized_completion_is_not_read() -> None:
+    from progexec.limits import Limits, using
+
+    with using(Limits(max_completion_chars=100)):
+        assert score_completion("1" * 101, PERCENT).status.label == "too_large"

@@ -21,14 +21,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..limits import current
 from ..reward.model import Policy, RewardResult, RewardStatus, make_result
 from .metric import Reason, score_question
 from .normalize import OfficialAbort, is_number, scale_to_num, to_number
 
 REL_TOL = 1e-3
 """numeric: relative tolerance of a stated value against the gold value (both times their scales)."""
-MAX_ANSWER_CHARS = 2000
-"""The longest final-answer text read (a longer one is cut to its last MAX_ANSWER_CHARS characters)."""
 
 _FINAL = re.compile(r"(?:final answer|answer)\s*(?:is\s*:?|:)\s*", re.IGNORECASE)
 _NUMBER = re.compile(r"-?\(?-?\$?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s*(?:%|percent(?:age)?\b|thousands?\b|millions?\b|"
@@ -71,7 +70,7 @@ def final_answer(completion: str, numeric: bool = False) -> tuple[str, str] | No
     text = completion[found[-1].end():] if found else next(
         (line for line in reversed(completion.splitlines()) if line.strip()), "")
     text = text.strip().splitlines()[0] if text.strip() else ""
-    text = text[-MAX_ANSWER_CHARS:].strip().strip("*`\"' ").strip()
+    text = text[-current().max_span_chars:].strip().strip("*`\"' ").strip()
     if numeric:
         text = text.rstrip(".").strip()
         if not is_number(text):
@@ -111,6 +110,8 @@ def score_tatqa(completion: object, gold: Mapping[str, Any] | str, policy: Polic
         return make_result(RewardStatus.BAD_GOLD, chosen, detail=str(error)[:300])
     if not isinstance(completion, str):
         return make_result(RewardStatus.BAD_INPUT, chosen, detail="the completion must be a string")
+    if len(completion) > (bound := current().max_completion_chars):
+        return make_result(RewardStatus.TOO_LARGE, chosen, what="the completion", size=len(completion), limit=bound)
     stated = final_answer(completion, question["answer_type"] in ("arithmetic", "count"))
     if stated is None:
         return make_result(RewardStatus.NO_ANSWER, chosen)
