@@ -1,0 +1,17 @@
+"""Running untrusted code on a bound: the one isolation package.
+
+* :mod:`.process`: what every confined child shares — its process group killed, its output
+  bounded, its stderr kept as head and tail, a deadline;
+* :mod:`.leash`: a line-for-line exchange with a port (``check-rounder``, ``check-evaluator``,
+  ``check-reward``), every way it can misbehave bounded;
+* :mod:`.bwrap`: the bubblewrap + seccomp sandbox command (no network, a read-only
+  filesystem holding only what the child needs, uid 65534), used by the snippet sandbox
+  (:mod:`progexec.mathqa.sandbox`) and by the leash under ``--isolate``.
+"""
+
+from .bwrap import Isolation, IsolationUnavailable, status
+from .leash import Answer, ChildExchange, Fault, FaultKind, StartError
+from .process import Deadline, StderrCapture, kill_group, read_bounded
+
+__all__ = ["Answer", "ChildExchange", "Deadline", "Fault", "FaultKind", "Isolation", "IsolationUnavailable",
+           "StartError", "StderrCapture", "kill_group", "read_bounded", "status"]
