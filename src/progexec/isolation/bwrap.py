@@ -152,8 +152,14 @@ def _ancestors(paths: tuple[str, ...]) -> list[str]:
     return sorted(found)
 
 
-def command(child_argv: list[str], seccomp_fd: int | None) -> list[str]:
-    """The bwrap command line that runs ``child_argv`` (an absolute interpreter path first) confined."""
+def command(child_argv: list[str], seccomp_fd: int | None, *, extra_binds: tuple[str, ...] = (),
+            workdir: str = "/tmp", env: tuple[tuple[str, str], ...] = ()) -> list[str]:
+    """The bwrap command line that runs ``child_argv`` (an absolute interpreter path first) confined.
+
+    ``extra_binds``: more host paths bound read-only at their own place (a port's directory and
+    the programs its command names); ``workdir``: the working directory inside; ``env``: more
+    variables beside :data:`CHILD_ENV`.
+    """
     setpriv = shutil.which("setpriv") if os.geteuid() == 0 else None
     bwrap = shutil.which("bwrap")
     if bwrap is None:
@@ -161,7 +167,7 @@ def command(child_argv: list[str], seccomp_fd: int | None) -> list[str]:
     files = runtime()
     argv = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--clearenv", "--hostname", "sandbox"]
-    for name, value in CHILD_ENV:
+    for name, value in CHILD_ENV + env:
         argv += ["--setenv", name, value]
     if os.geteuid() == 0:
         if setpriv is None:
@@ -169,7 +175,8 @@ def command(child_argv: list[str], seccomp_fd: int | None) -> list[str]:
         argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
         argv += ["--unshare-user", "--disable-userns", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
-    binds = files.binds + ((os.path.realpath(setpriv),) if setpriv else ())
+    binds = files.binds + ((os.path.realpath(setpriv),) if setpriv else ()) + \
+        tuple(path for path in extra_binds if path not in files.binds)
     # the private, empty /tmp first: a runtime that lives under /tmp (a virtual environment in a checkout
     # there) is bound on top of it below, instead of being hidden by it
     argv += ["--perms", "1777", "--tmpfs", "/tmp"]
@@ -181,7 +188,7 @@ def command(child_argv: list[str], seccomp_fd: int | None) -> list[str]:
         argv += ["--ro-bind", path, path]
     for path in files.hidden:
         argv += ["--tmpfs", path, "--remount-ro", path]
-    argv += ["--dev", "/dev", "--chdir", "/tmp"]
+    argv += ["--dev", "/dev", "--chdir", workdir]
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
     argv.append("--")
@@ -224,3 +231,23 @@ def _probe() -> Isolation:
 def status() -> Isolation:
     """Whether (and how) this machine isolates snippets; probed by running one confined interpreter."""
     return _probe()
+
+
+@dataclass(frozen=True, slots=True)
+class PortSandbox:
+    """What a port sees in the sandbox besides the interpreter runtime: its own directory and the programs it names.
+
+    Everything is read-only: ``directory`` (the port's own files, also its working directory
+    unless ``workdir`` says otherwise) and ``files`` (the executables its command names, the
+    reaper and the ``--python`` child). ``env`` adds variables to :data:`CHILD_ENV`.
+    """
+
+    directory: str
+    files: tuple[str, ...] = ()
+    workdir: str = ""
+    env: tuple[tuple[str, str], ...] = ()
+
+    def command(self, child_argv: list[str], seccomp_fd: int | None) -> list[str]:
+        """The bwrap command line that runs ``child_argv`` with this view of the host."""
+        return command(child_argv, seccomp_fd, extra_binds=(self.directory, *self.files),
+                       workdir=self.workdir or self.directory, env=self.env)

@@ -15,10 +15,18 @@ What the child cannot do to the checker:
 * **bury it in stderr**: stderr is read through a pipe into a bounded head and tail
   (:class:`~.process.StderrCapture`: ``STDERR_HEAD`` and ``STDERR_TAIL`` bytes kept) and no
   longer read past ``STDERR_MAX`` bytes (a child blocked on it then hangs and is killed);
-* **outlive it**: the child runs in its own session (``start_new_session``); its whole process
-  group is killed at every stop, and any process still holding one of its pipes (a descendant
-  that left the group) is found through ``/proc`` and killed too. A child that exits while a
-  descendant keeps its stdout open gets a ``no_exit`` fault, never a pass.
+* **outlive it**: the child runs under the reaper (:mod:`.child`, :mod:`.reaper`), a child
+  subreaper in its own session: every process the child starts, a daemon that double-forks,
+  calls ``setsid`` and closes its stdio included, is killed when the child ends, and a child
+  that leaves one running gets a ``no_exit`` fault, never a pass. The process group is killed
+  at every stop and any process still holding one of its pipes is found through ``/proc``;
+* **reach the host** (``sandbox``, the checkers' ``--isolate``): the child runs inside the
+  bubblewrap sandbox (:mod:`.bwrap`): no network, the host's files hidden but for the port's
+  own directory and the programs it names, read-only, uid 65534.
+
+Every fault that ends a child says how it ended (exit code or signal), quotes the head and
+the tail of its stderr (:class:`~.process.StderrCapture`) and names the request line it was
+answering.
 
 Programs that do not flush are run in *batch mode* (one run per chunk, stdin closed after it)
 with a lesser ``unflushed`` fault.
@@ -28,16 +36,18 @@ from __future__ import annotations
 
 import os
 import selectors
-import signal
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Optional, Union
 
-from ..errors import ProgexecError
-from .process import READ_SIZE, STDERR_HEAD, STDERR_MAX, STDERR_TAIL, StderrCapture, close_streams, kill_group
+from .bwrap import IsolationUnavailable, PortSandbox, status
+from .child import Child, Ending, StartError
+from .process import READ_SIZE, STDERR_MAX, ExitStatus, StderrCapture
+
+__all__ = ["Answer", "ChildExchange", "Ending", "Fault", "FaultKind", "StartError"]
 
 DEFAULT_CHUNK = 1000
 DEFAULT_TIMEOUT = 20.0
@@ -47,6 +57,8 @@ MAX_NOTES = 20
 START_TIMEOUT = 60.0
 # bound: EXIT_GRACE = 0.5 s — how long a child that exited may leave its stdout held open by a descendant
 EXIT_GRACE = 0.5
+REQUEST_QUOTE = 300
+"""Bytes of the request line a fault quotes (the case the child was answering)."""
 
 
 class FaultKind(str, Enum):
@@ -65,18 +77,22 @@ class FaultKind(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """A protocol failure: for one case (in place of its answer) or for the whole run."""
+    """A protocol failure: for one case (in place of its answer) or for the whole run.
+
+    ``request``: the request line the child was answering when it failed (the first it did
+    not answer); ``exit_status``: how it ended (``exit code 1``, ``killed by SIGSEGV``),
+    when it ended; ``stderr``: the head and the tail of what it wrote on stderr.
+    """
 
     kind: FaultKind
     detail: str
+    request: Optional[bytes] = None
+    exit_status: Optional[str] = None
+    stderr: str = ""
 
 
 Answer = Union[bytes, Fault]
 """One answer line (without its newline), or the Fault that stands in for it."""
-
-
-class StartError(ProgexecError):
-    """The child could not be started, or refused to start (its handshake failed)."""
 
 
 @dataclass
@@ -86,47 +102,48 @@ class _Round:
     lines: list[bytes]
     fault: Optional[Fault] = None
     stalled: bool = False
+    ended: bool = False  # the child closed its output before answering every case
 
 
 class ChildExchange:
     """A child process answering request lines, on a leash (see the module docstring).
 
     ``ready``: a line the child must print before anything else (the ``--python`` child's
-    handshake); a child that exits instead raises :class:`StartError` with its stderr tail.
+    handshake); a child that exits instead raises :class:`StartError` with its stderr.
+    ``sandbox``: run the child inside bubblewrap with this view of the host
+    (:class:`IsolationUnavailable` at start when the machine cannot).
     """
 
     def __init__(self, argv: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT, chunk: int = DEFAULT_CHUNK,
                  max_line: int = 4096, max_restarts: int = 3, stall: float = DEFAULT_STALL,
                  cwd: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
-                 ready: Optional[bytes] = None) -> None:
+                 ready: Optional[bytes] = None, sandbox: Optional[PortSandbox] = None) -> None:
         if not argv:
             raise StartError("empty command")
         self.argv, self.timeout, self.chunk = list(argv), timeout, max(1, chunk)
         self.max_line, self.max_restarts, self.stall = max(16, max_line), max_restarts, min(stall, timeout)
         self.cwd, self.env, self.ready = cwd, dict(env) if env is not None else None, ready
+        self.sandbox = sandbox
         self.notes: list[str] = []
         self.faults: list[Fault] = []
         self.failures = 0
         self.batch = False
         self._proc: Optional[subprocess.Popen[bytes]] = None
+        self._child: Optional[Child] = None
         self._pending = b""
         self._gave_up = False
-        self._inodes: set[int] = set()
         self._stderr = StderrCapture()
         self._stderr_open = False
 
     # -- life cycle ---------------------------------------------------------------------------
     def start(self) -> None:
         """Start the child; :class:`StartError` if it cannot be started or fails its handshake."""
-        try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, cwd=self.cwd, env=self.env, bufsize=0,
-                                    start_new_session=True)
-        except OSError as error:
-            raise StartError(f"cannot start {self.argv[0]}: {error}") from None
+        if self.sandbox is not None and not status().available:
+            raise IsolationUnavailable(f"cannot isolate the port: {status().reason}")
+        child = Child.start(self.argv, cwd=self.cwd, env=self.env, sandbox=self.sandbox)
+        proc = child.proc
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        self._proc = proc
-        self._inodes = {os.fstat(stream.fileno()).st_ino for stream in (proc.stdin, proc.stdout, proc.stderr)}
+        self._child, self._proc = child, proc
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             os.set_blocking(stream.fileno(), False)
         self._pending, self._stderr, self._stderr_open = b"", StderrCapture(), True
@@ -138,17 +155,19 @@ class ChildExchange:
         result = self._loop(memoryview(b""), 1, to_eof=False, stall=wait, timeout=wait)
         if result.lines[:1] == [ready.rstrip(b"\n")] and result.fault is None:
             return
-        self._stop(wait=self.timeout)
-        tail = self.stderr_tail() or (result.fault.detail if result.fault else "no handshake")
-        raise StartError(tail)
+        ending = self._stop(wait=self.timeout)
+        text = self.stderr_tail() or (result.fault.detail if result.fault else "no handshake")
+        raise StartError(f"{text} ({ExitStatus(ending.code).describe()})" if ending.code else text)
 
     def stderr_tail(self) -> str:
-        """The head and tail of what the child wrote on stderr (decoded, stripped)."""
+        """The head and the tail of what the child wrote on stderr (decoded, stripped)."""
         return self._stderr.text()
 
-    def _quote_stderr(self) -> str:
-        tail = self.stderr_tail()
-        return f"; stderr: {tail!r}" if tail else ""
+    def _ended(self, kind: FaultKind, what: str, ending: Optional[Ending], request: Optional[bytes] = None) -> Fault:
+        """A fault for a child that ended (or was killed): ``what`` happened, with its exit status and stderr."""
+        exit_status = ExitStatus(ending.code).describe() if ending is not None else None
+        quoted = None if request is None else request.rstrip(b"\n")[:REQUEST_QUOTE]
+        return Fault(kind, what, quoted, exit_status, self.stderr_tail())
 
     def note(self, text: str) -> None:
         if len(self.notes) < MAX_NOTES:
@@ -156,28 +175,31 @@ class ChildExchange:
         elif len(self.notes) == MAX_NOTES:
             self.notes.append("... further protocol notes left out")
 
-    def _fault(self, kind: FaultKind, detail: str) -> Fault:
-        fault = Fault(kind, detail)
-        if all(f.kind is not kind for f in self.faults):  # the first of each kind explains the run
+    def _record(self, fault: Fault) -> Fault:
+        """Keep ``fault`` as the run's fault of its kind (the first of each kind explains the run); note it."""
+        if all(f.kind is not fault.kind for f in self.faults):
             self.faults.append(fault)
-        self.note(detail)
+        self.note(fault.detail)
         return fault
+
+    def _fault(self, kind: FaultKind, detail: str) -> Fault:
+        return self._record(Fault(kind, detail))
 
     def close(self) -> None:
         """End of input: close stdin, let the child exit within the timeout; kill what is left."""
         if self._proc is None:
             return
-        result, code = self._finish(0)
+        result, ending = self._finish(0)
         extra = [line for line in result.lines if line.strip()]
         if extra and result.fault is None:
             self._fault(FaultKind.OUTPUT_FLOOD, f"{len(extra)} answer line(s) after the last case")
         elif result.fault is not None:
-            self._fault(result.fault.kind, result.fault.detail)
-        elif code not in (0, None):
-            self._fault(FaultKind.BAD_EXIT, f"the program exited with code {code} at end of input"
-                                            f"{self._quote_stderr()}")
+            self._record(result.fault)
+        elif ending.code not in (0, None):
+            self._record(self._ended(FaultKind.BAD_EXIT, f"the program {ExitStatus(ending.code).phrase()} "
+                                                         f"at end of input", ending))
 
-    def _finish(self, count: int) -> tuple[_Round, Optional[int]]:
+    def _finish(self, count: int) -> tuple[_Round, Ending]:
         """Close stdin, read until end of file (``count`` lines allowed), reap the child."""
         proc = self._proc
         assert proc is not None and proc.stdin is not None
@@ -186,50 +208,23 @@ class ChildExchange:
         except OSError:
             pass
         result = self._loop(memoryview(b""), count, to_eof=True)
-        code = self._stop(wait=self.timeout if result.fault is None else 0.0)
-        return result, code
+        ending = self._stop(wait=self.timeout if result.fault is None else 0.0)
+        return result, ending
 
-    def _stop(self, wait: float = 0.0) -> Optional[int]:
-        """Reap the child (killed unless it exits within ``wait`` s), kill its group and any pipe holder."""
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return None
-        try:
-            code = proc.wait(timeout=wait) if wait > 0 else proc.poll()
-        except subprocess.TimeoutExpired:
-            code = None
-        kill_group(proc)  # the group outlives its leader: descendants die here
-        if code is None:
-            code = proc.wait()
-        held = not self._drained(proc)
-        close_streams(proc)
-        if held:
-            _kill_pipe_holders(self._inodes)
-        return code
-
-    def _drained(self, proc: subprocess.Popen[bytes]) -> bool:
-        """True when stdout and stderr reach end of file soon (nobody else holds them open)."""
-        deadline = time.monotonic() + 0.2
-        for stream in (proc.stdout, proc.stderr):
-            if stream is None or stream.closed:
-                continue
-            budget = 4 * READ_SIZE
-            while True:
-                try:
-                    data = os.read(stream.fileno(), READ_SIZE)
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        return False
-                    time.sleep(0.01)
-                    continue
-                except OSError:
-                    break
-                if not data:
-                    break
-                budget -= len(data)
-                if budget < 0:
-                    return False
-        return True
+    def _stop(self, wait: float = 0.0) -> Ending:
+        """End the child (killed unless it exits within ``wait`` s) and its whole tree; a port that left
+        processes running gets a ``no_exit`` fault."""
+        child, self._child, self._proc = self._child, None, None
+        if child is None:
+            return Ending(None)
+        ending = child.stop(wait, self._stderr)
+        if ending.left_behind:
+            shown = "; ".join(ending.left[:3]) + (" ..." if ending.left_count > 3 else "")
+            self._record(self._ended(FaultKind.NO_EXIT, f"the program left {ending.left_count} process(es) running "
+                                                        f"after it exited, killed: {shown}", None))
+        elif ending.held_pipes:
+            self._fault(FaultKind.NO_EXIT, "a process outside the program's tree held its output open; killed")
+        return ending
 
     def kill(self) -> None:
         """Stop the child now (it is restarted on the next exchange)."""
@@ -254,31 +249,40 @@ class ChildExchange:
         if self._proc is None:
             self.start()
         payload = memoryview(b"".join(requests))
+        ending: Optional[Ending] = None
         if self.batch:
             result = self._loop(payload, count, to_eof=True)
-            code = self._stop(wait=self.timeout if result.fault is None else 0.0)
+            ending = self._stop(wait=self.timeout if result.fault is None else 0.0)
         else:
             result = self._loop(payload, count, to_eof=False)
-            if result.stalled:
-                more, code = self._finish(count - len(result.lines))
+            if result.ended:
+                ending = self._stop(wait=self.timeout)
+            elif result.stalled:
+                more, ending = self._finish(count - len(result.lines))
                 result = _Round(result.lines + more.lines, more.fault)
                 if result.fault is None and len(result.lines) >= count:
                     self.batch = True
                     self._fault(FaultKind.UNFLUSHED,
                                 "the program held its answers until end of input (it does not flush, or starts "
                                 "slowly): switched to batch mode (one run per chunk)")
-        if result.fault is None and len(result.lines) < count:
-            result.fault = Fault(FaultKind.NO_ANSWER,
-                                 f"the program exited with code {code} after {len(result.lines)} of {count} "
-                                 f"answers{self._quote_stderr()}")
+        done = len(result.lines)
+        if (result.fault is None or result.ended) and done < count:
+            verb = ExitStatus(ending.code if ending is not None else None).phrase()
+            result.fault = self._ended(FaultKind.NO_ANSWER, f"the program {verb} after {done} of {count} answers "
+                                                            f"in this chunk", ending, requests[done])
         answers: list[Answer] = list(result.lines[:count])
         if result.fault is not None:
-            self._fault(result.fault.kind, result.fault.detail)
             if self._proc is not None:
                 self._stop()
+            fault = result.fault  # completed after the stop: the stderr it quotes is all there is
+            if fault.request is None and done < count:
+                fault = replace(fault, request=requests[done].rstrip(b"\n")[:REQUEST_QUOTE])
+            if not fault.stderr:
+                fault = replace(fault, stderr=self.stderr_tail())
+            self._record(fault)
             if len(answers) < count:
                 self.failures += 1
-                answers += [result.fault] * (count - len(answers))
+                answers += [fault] * (count - len(answers))
                 if self.failures > self.max_restarts:
                     self._gave_up = True
                     self.note(f"gave up after {self.failures} failures; the remaining cases were not run")
@@ -320,7 +324,7 @@ class ChildExchange:
                     return _Round(lines, Fault(FaultKind.NO_ANSWER if not to_eof or count else FaultKind.NO_EXIT,
                                                f"no progress for {timeout:g}s ({len(lines)} of {count} answers"
                                                f"{' after end of input' if to_eof else ' in this chunk'}): "
-                                               f"the program hangs; killed{self._quote_stderr()}"))
+                                               f"the program hangs; killed", exit_status="killed (hung)"))
                 if not to_eof and not writing and now - progress >= stall:
                     self._pending = buffer
                     return _Round(lines, stalled=True)
@@ -349,10 +353,7 @@ class ChildExchange:
                                 lines.append(buffer)
                             if to_eof:
                                 return _Round(lines)
-                            code = proc.wait()
-                            return _Round(lines, Fault(FaultKind.NO_ANSWER,
-                                                       f"the program exited with code {code} after {len(lines)} "
-                                                       f"of {count} answers in this chunk{self._quote_stderr()}"))
+                            return _Round(lines, ended=True)
                         buffer += data
                         if b"\n" in data:
                             *complete, buffer = buffer.split(b"\n")
@@ -410,32 +411,3 @@ class ChildExchange:
             self.note(f"the program wrote more than {STDERR_MAX >> 20} MiB on stderr; no longer read")
             return False
         return True
-
-
-def _kill_pipe_holders(inodes: set[int]) -> int:
-    """SIGKILL every process (but this one) holding one of the pipes; how many (Linux ``/proc`` only)."""
-    me, killed = os.getpid(), 0
-    try:
-        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
-    except OSError:
-        return 0
-    for pid in pids:
-        if pid == me:
-            continue
-        try:
-            fds = os.listdir(f"/proc/{pid}/fd")
-        except OSError:
-            continue
-        for fd in fds:
-            try:
-                link = os.readlink(f"/proc/{pid}/fd/{fd}")
-            except OSError:
-                continue
-            if link.startswith("pipe:[") and int(link[6:-1]) in inodes:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                    killed += 1
-                except OSError:
-                    pass
-                break
-    return killed

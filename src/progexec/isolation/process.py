@@ -177,6 +177,13 @@ class ExitStatus:
             return f"killed by {name}" if self.code < 0 else f"exit code {self.code} ({name})"
         return f"exit code {self.code}"
 
+    def phrase(self) -> str:
+        """The same as a verb phrase: ``exited with code 1``, ``was killed by SIGSEGV``, ``ended``."""
+        text = self.describe()
+        if text.startswith("killed"):
+            return "was " + text
+        return "exited with code " + text[len("exit code "):] if text.startswith("exit code") else "ended"
+
 
 def close_streams(process: subprocess.Popen[bytes]) -> None:
     """Close the parent's ends of the child's pipes (errors ignored)."""
