@@ -8,17 +8,21 @@ the checkers' own: the handshake of :mod:`.pychild` and the command that runs it
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Optional
 
 from ..isolation.leash import (DEFAULT_CHUNK, DEFAULT_STALL, DEFAULT_TIMEOUT, EXIT_GRACE, MAX_NOTES, START_TIMEOUT,
                                Answer, ChildExchange, Fault, FaultKind, StartError)
+from ..isolation.bwrap import IsolationUnavailable, PortSandbox, runtime, sandbox_for
 from ..isolation.process import READ_SIZE, STDERR_HEAD, STDERR_MAX, STDERR_TAIL
 from .pychild import READY
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_STALL", "DEFAULT_TIMEOUT", "EXIT_GRACE", "MAX_NOTES", "READY_LINE", "READ_SIZE",
            "START_TIMEOUT", "STDERR_HEAD", "STDERR_MAX", "STDERR_TAIL", "Answer", "ChildExchange", "Fault",
-           "FaultKind", "StartError", "python_child_argv"]
+           "FaultKind", "IsolationUnavailable", "PortSandbox", "StartError", "command_port", "python_child_argv", "python_port"]
 
 READY_LINE: bytes = READY
 """The handshake line of the --python child."""
@@ -27,3 +31,27 @@ READY_LINE: bytes = READY
 def python_child_argv(protocol: str, spec: str) -> list[str]:
     """The command that runs ``MODULE:FUNC`` in a child behind ``protocol`` (see :mod:`.pychild`)."""
     return [sys.executable, str(Path(__file__).with_name("pychild.py")), protocol, spec]
+
+
+def command_port(argv: Sequence[str], isolate: bool = False,
+                 cwd: Optional[str] = None) -> tuple[list[str], Optional[PortSandbox]]:
+    """A ``--cmd`` port's command line, and its sandbox under ``--isolate`` (see :func:`~progexec.isolation.bwrap.sandbox_for`)."""
+    if not isolate:
+        return list(argv), None
+    return sandbox_for(argv, cwd)
+
+
+def python_port(protocol: str, spec: str, isolate: bool = False,
+                cwd: Optional[str] = None) -> tuple[list[str], Optional[PortSandbox]]:
+    """A ``--python MODULE:FUNC`` port's command line, and its sandbox under ``--isolate``.
+
+    In the sandbox the function's module is found in the working directory (the port's own
+    directory, read-only) and the allowed third-party packages (numpy, scipy) are importable.
+    """
+    if not isolate:
+        return python_child_argv(protocol, spec), None
+    child = str(Path(__file__).with_name("pychild.py"))
+    packages = runtime().package_path
+    env = (("PYTHONPATH", os.pathsep.join(packages)),) if packages else ()
+    directory = os.path.abspath(cwd or os.getcwd())
+    return [runtime().executable, "-s", child, protocol, spec], PortSandbox(directory, (child,), env=env)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from .divergence import Divergence, Failure
-from .engine import DEFAULT_CHUNK, DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, python_child_argv
+from .engine import DEFAULT_CHUNK, DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, PortSandbox, python_port
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_TIMEOUT", "ExternalRounder", "parse_answer"]
 
@@ -49,15 +49,17 @@ class ExternalRounder:
 
     def __init__(self, argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT, chunk: int = DEFAULT_CHUNK,
                  max_restarts: int = 3, stall: float = 1.0, cwd: Optional[str] = None,
-                 python: bool = False) -> None:
+                 python: bool = False, sandbox: Optional[PortSandbox] = None) -> None:
         self.engine = ChildExchange(argv, timeout=timeout, chunk=chunk, max_line=ANSWER_LINE_MAX,
                                     max_restarts=max_restarts, stall=stall, cwd=cwd,
-                                    ready=READY_LINE if python else None)
+                                    ready=READY_LINE if python else None, sandbox=sandbox)
 
     @classmethod
-    def python(cls, spec: str, timeout: float = DEFAULT_TIMEOUT, chunk: int = DEFAULT_CHUNK) -> ExternalRounder:
-        """``MODULE:FUNC`` run in a child process (see :mod:`.pychild`)."""
-        return cls(python_child_argv("rounder", spec), timeout=timeout, chunk=chunk, python=True)
+    def python(cls, spec: str, timeout: float = DEFAULT_TIMEOUT, chunk: int = DEFAULT_CHUNK,
+               isolate: bool = False, cwd: Optional[str] = None) -> ExternalRounder:
+        """``MODULE:FUNC`` run in a child process (see :mod:`.pychild`), in the sandbox with ``isolate``."""
+        argv, sandbox = python_port("rounder", spec, isolate, cwd)
+        return cls(argv, timeout=timeout, chunk=chunk, python=True, sandbox=sandbox)
 
     @property
     def notes(self) -> list[str]:

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -251,3 +252,42 @@ class PortSandbox:
         """The bwrap command line that runs ``child_argv`` with this view of the host."""
         return command(child_argv, seccomp_fd, extra_binds=(self.directory, *self.files),
                        workdir=self.workdir or self.directory, env=self.env)
+
+
+def sandbox_for(argv: Sequence[str], cwd: str | None = None, *, directory: str | None = None,
+                files: Sequence[str] = ()) -> tuple[list[str], PortSandbox]:
+    """A port's command ready for the sandbox (its paths made absolute), and what the sandbox shows of the host.
+
+    The port's own directory is ``directory`` when given; else the directory of the first
+    argument after the program that names an existing file (``node ports/eval.js`` →
+    ``ports``); else, when the program is given as a path (``./eval``), its directory; else the
+    working directory. The program (found on ``PATH`` when it is a bare name) and ``files`` are
+    bound too (by their real paths: the command runs the real file, not a symlink to it), read-only
+    like the rest; the working directory inside is the port's directory.
+    """
+    base = os.path.abspath(cwd or os.getcwd())
+    program = argv[0]
+    if os.sep in program:
+        resolved: str | None = os.path.normpath(os.path.join(base, program))
+    else:
+        resolved = shutil.which(program)
+    command_line = [os.path.realpath(resolved) if resolved else program]  # no symlink chain to follow inside
+    first_file: str | None = None
+    for word in argv[1:]:
+        path = os.path.normpath(os.path.join(base, word)) if word and not word.startswith("-") else ""
+        if path and os.path.exists(path):
+            command_line.append(path)
+            first_file = first_file or path
+        else:
+            command_line.append(word)
+    if directory is not None:
+        own = os.path.abspath(os.path.join(base, directory))
+    elif first_file is not None:
+        own = first_file if os.path.isdir(first_file) else os.path.dirname(first_file)
+    elif os.sep in program and resolved is not None:
+        own = os.path.dirname(resolved)
+    else:
+        own = base
+    binds = [os.path.realpath(path) for path in [*([resolved] if resolved else []), *files]]
+    return command_line, PortSandbox(own, tuple(path for path in dict.fromkeys(binds)
+                                                if os.path.commonpath([own, path]) != own))

@@ -2,8 +2,9 @@
 
 :meth:`Child.start` runs ``python -I -S reaper.py FD -- ARGV`` (:mod:`.reaper`) in a new
 session, with the port's stdin, stdout and stderr as pipes; with a :class:`~.bwrap.PortSandbox`
-the reaper and the port run inside the sandbox (no network, a read-only view of the port's
-directory and runtime, uid 65534, its own PID namespace). :meth:`Child.stop` ends it and says
+``ARGV`` is the bubblewrap command around the port (no network, a read-only view of the port's
+directory and runtime, uid 65534, its own PID namespace, and a seccomp filter under which no
+process can fork, so nothing can be left behind there). :meth:`Child.stop` ends it and says
 how (:class:`Ending`): the port's exit status and every process it left running (killed). Three
 layers make sure nothing outlives it: the reaper (a child subreaper, so detached daemons come
 back to it), the killed process group (and, in the sandbox, the PID namespace that dies with
@@ -88,10 +89,10 @@ class Child:
             if sandbox is None:
                 command = [sys.executable, "-I", "-S", REAPER, str(write_end), "--", *argv]
                 options: dict[str, Any] = {"cwd": cwd, "env": dict(env) if env is not None else None}
-            else:
+            else:  # the reaper outside: the sandbox's seccomp filter lets no process fork, itself included
                 seccomp_fd = bwrap.open_seccomp()
-                inner = [bwrap.runtime().executable, "-I", "-S", REAPER, str(write_end), "--", *argv]
-                command = sandbox.command(inner, seccomp_fd)
+                command = [sys.executable, "-I", "-S", REAPER, str(write_end), "--",
+                           *sandbox.command(list(argv), seccomp_fd)]
                 options = {"cwd": "/", "env": {}}
             fds = (write_end,) if seccomp_fd is None else (write_end, seccomp_fd)
             proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -43,7 +43,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Optional, Union
 
-from .bwrap import IsolationUnavailable, PortSandbox, status
+from . import bwrap
+from .bwrap import IsolationUnavailable, PortSandbox
 from .child import Child, Ending, StartError
 from .process import READ_SIZE, STDERR_MAX, ExitStatus, StderrCapture
 
@@ -138,8 +139,8 @@ class ChildExchange:
     # -- life cycle ---------------------------------------------------------------------------
     def start(self) -> None:
         """Start the child; :class:`StartError` if it cannot be started or fails its handshake."""
-        if self.sandbox is not None and not status().available:
-            raise IsolationUnavailable(f"cannot isolate the port: {status().reason}")
+        if self.sandbox is not None and not bwrap.status().available:
+            raise IsolationUnavailable(f"cannot isolate the port: {bwrap.status().reason}")
         child = Child.start(self.argv, cwd=self.cwd, env=self.env, sandbox=self.sandbox)
         proc = child.proc
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .. import pychild
-from ..engine import DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, python_child_argv
+from ..engine import DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, PortSandbox, python_port
 from .cases import EvalCase, chunks, default_size, families_of, suite
 from .classes import EvalDivergence, Failure
 from .diagnosis import classify
@@ -144,16 +144,18 @@ class ChildEvaluator:
     """An evaluator port in a child process on the leash: ``--cmd`` or ``--python`` (see :mod:`..pychild`)."""
 
     def __init__(self, argv: Sequence[str], protocol: Protocol, timeout: float = DEFAULT_TIMEOUT,
-                 chunk: int = DEFAULT_CHUNK, python: bool = False) -> None:
+                 chunk: int = DEFAULT_CHUNK, python: bool = False, sandbox: Optional[PortSandbox] = None) -> None:
         self.protocol = protocol
         self.engine = ChildExchange(argv, timeout=timeout, chunk=chunk, max_line=ANSWER_LINE_MAX,
-                                    ready=READY_LINE if python else None)
+                                    ready=READY_LINE if python else None, sandbox=sandbox)
 
     @classmethod
     def python(cls, spec: str, protocol: Protocol, timeout: float = DEFAULT_TIMEOUT,
-               chunk: int = DEFAULT_CHUNK) -> ChildEvaluator:
+               chunk: int = DEFAULT_CHUNK, isolate: bool = False) -> ChildEvaluator:
+        """``MODULE:FUNC`` run in a child process (see :mod:`..pychild`), in the sandbox with ``isolate``."""
         child = "flat" if protocol is Protocol.FLAT else "evaluator"
-        return cls(python_child_argv(child, spec), protocol, timeout, chunk, python=True)
+        argv, sandbox = python_port(child, spec, isolate)
+        return cls(argv, protocol, timeout, chunk, python=True, sandbox=sandbox)
 
     def start(self) -> None:
         self.engine.start()
