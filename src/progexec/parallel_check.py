@@ -17,7 +17,6 @@ from functools import partial
 
 from .checker.cases import DEFAULT_CASES, CaseBlock, DigitsPlan, iter_blocks
 from .checker.check import CheckReport, ProgressHook, _keep, check_block, verify_oracle
-from .checker.divergence import Divergence
 from .checker.engine import command_port
 from .checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
 from .errors import ProgexecError
@@ -74,7 +73,7 @@ def check_blocks(spec: RounderSpec, name: str, seed: int, digits: str, limit: in
             partials.append(partial_report)
     finally:
         external.close()
-    faults = [(Divergence(fault.kind.value), fault.detail) for fault in external.faults]
+    faults = external.report_faults()
     if partials:
         partials[-1].faults = faults
     return partials

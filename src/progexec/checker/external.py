@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from .divergence import Divergence, Failure
+from .report import PortFault, port_fault
 from .engine import DEFAULT_CHUNK, DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, PortSandbox, python_port
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_TIMEOUT", "ExternalRounder", "parse_answer"]
@@ -44,6 +45,17 @@ def to_failure(fault: Fault) -> Failure:
     return Failure(Divergence(fault.kind.value), fault.detail)
 
 
+def case_label(request: bytes) -> str:
+    """A request line ``<x.hex()> <ndigits>`` as the call it asks for: ``round(2.675, 2)``."""
+    hex_x, ndigits = request.split()
+    return f"round({float.fromhex(hex_x.decode('ascii'))!r}, {int(ndigits)})"
+
+
+def port_faults(faults: Sequence[Fault]) -> list[PortFault]:
+    """The leash's faults as the report shows them (class, case, exit status, stderr)."""
+    return [port_fault(fault, fault.kind.value, Divergence(fault.kind.value).minor, case_label) for fault in faults]
+
+
 class ExternalRounder:
     """An answerer backed by a child process: an external program, or ``--python`` in a child."""
 
@@ -68,6 +80,10 @@ class ExternalRounder:
     @property
     def faults(self) -> list[Fault]:
         return self.engine.faults
+
+    def report_faults(self) -> list[PortFault]:
+        """The run's protocol failures as a report shows them."""
+        return port_faults(self.engine.faults)
 
     @property
     def batch(self) -> bool:

@@ -13,7 +13,6 @@ from typing import Any
 
 from ..checker.cases import DEFAULT_CASES, DigitsPlan
 from ..checker.check import Answerer, CheckReport, run_check
-from ..checker.divergence import Divergence
 from ..checker.engine import IsolationUnavailable, StartError, command_port
 from ..checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
 from ..checker.output import as_junit, as_text, dumps_json
@@ -107,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         external.close()
     report.protocol = list(external.notes)
-    report.faults = [(Divergence(fault.kind.value), fault.detail) for fault in external.faults]
+    report.faults = external.report_faults()
     return _emit(report, args)
 
 

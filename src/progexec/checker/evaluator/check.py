@@ -9,12 +9,14 @@ through :func:`callable_answerer`.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .. import pychild
+from ..report import PortFault, port_fault
 from ..engine import DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, PortSandbox, python_port
 from .cases import EvalCase, chunks, default_size, families_of, suite
 from .classes import EvalDivergence, Failure
@@ -82,11 +84,11 @@ class EvalReport:
     by_class: Counter[str] = field(default_factory=Counter)
     family_classes: dict[str, Counter[str]] = field(default_factory=dict)
     examples: dict[str, list[EvalCounterexample]] = field(default_factory=dict)
-    faults: list[tuple[EvalDivergence, str]] = field(default_factory=list)
+    faults: list[PortFault] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def failing_classes(self, strict: bool = False) -> list[str]:
-        kinds = set(self.by_class) | {kind.value for kind, _ in self.faults}
+        kinds = set(self.by_class) | {fault.kind for fault in self.faults}
         return sorted(kind for kind in kinds if strict or not EvalDivergence(kind).minor)
 
     def passed(self, strict: bool = False) -> bool:
@@ -163,13 +165,23 @@ class ChildEvaluator:
     def close(self) -> None:
         self.engine.close()
 
-    def faults(self) -> list[tuple[EvalDivergence, str]]:
-        return [(EvalDivergence(fault.kind.value), fault.detail) for fault in self.engine.faults]
+    def faults(self) -> list[PortFault]:
+        """The run's protocol failures as a report shows them (class, case, exit status, stderr)."""
+        return [port_fault(fault, fault.kind.value, EvalDivergence(fault.kind.value).minor, case_label)
+                for fault in self.engine.faults]
 
     def __call__(self, prepared: Sequence[Prepared]) -> list[Answer]:
         answers = self.engine.exchange([item.line for item in prepared])
         return [Failure(EvalDivergence(answer.kind.value), answer.detail) if isinstance(answer, Fault)
                 else parse_answer(answer, item, self.protocol) for answer, item in zip(answers, prepared)]
+
+
+def case_label(request: bytes) -> str:
+    """A request line as the case it sends: its id, and its program when the protocol carries one."""
+    case = json.loads(request)
+    program = case.get("program") if isinstance(case, dict) else None
+    ident = case.get("id") if isinstance(case, dict) else None
+    return f"{ident} {program!r}"[:300] if isinstance(program, str) else str(ident)[:300]
 
 
 def callable_answerer(func: Callable[..., Any], protocol: Protocol) -> Answerer:
