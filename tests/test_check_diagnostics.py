@@ -102,3 +102,21 @@ def test_stderr_capture_keeps_head_and_tail_within_bounds() -> None:
     assert text.startswith("H" * STDERR_HEAD) and text.endswith("T" * STDERR_TAIL)
     assert "[... 10,000 bytes of stderr left out ...]" in text
     assert len(capture.head) + len(capture.tail) == STDERR_HEAD + STDERR_TAIL
+
+
+JS = Path(__file__).resolve().parent / "ports" / "finqa_eval.js"
+
+
+@pytest.mark.skipif(__import__("shutil").which("node") is None, reason="node is not installed")
+def test_a_rounding_bug_is_not_reported_as_libm_pow(capsys: pytest.CaptureFixture[str]) -> None:
+    """``Math.round(x * 1e5) / 1e5`` computes ``**`` exactly as the correct port does: every libm_pow case of the
+    naive port must be one the correct port has too; the others are its rounding bug (naive_rounding)."""
+    reports = {}
+    for variant in ("", " naive"):
+        main(["check-evaluator", "--json", "--no-progress", "--cmd", f"node {JS}{variant}"])
+        reports[variant] = json.loads(capsys.readouterr().out)
+    correct, naive = reports[""], reports[" naive"]
+    assert naive["by_class"].get("libm_pow", 0) <= correct["by_class"].get("libm_pow", 0)
+    assert naive["by_class"]["naive_rounding"] > 0 and "naive_rounding" in naive["failing_classes"]
+    lesser_ids = {example["id"] for example in naive["counterexamples"].get("libm_pow", [])}
+    assert lesser_ids <= {example["id"] for example in correct["counterexamples"].get("libm_pow", [])}
