@@ -8,6 +8,7 @@ In text, JSON and JUnit alike, for check-rounder and check-evaluator (the shared
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from xml.etree import ElementTree
@@ -18,6 +19,7 @@ from progexec.cli import main
 from progexec.isolation.process import STDERR_HEAD, STDERR_TAIL, StderrCapture
 
 PY = sys.executable
+SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 DIES_AT_START = """
 import sys
@@ -120,3 +122,39 @@ def test_a_rounding_bug_is_not_reported_as_libm_pow(capsys: pytest.CaptureFixtur
     assert naive["by_class"]["naive_rounding"] > 0 and "naive_rounding" in naive["failing_classes"]
     lesser_ids = {example["id"] for example in naive["counterexamples"].get("libm_pow", [])}
     assert lesser_ids <= {example["id"] for example in correct["counterexamples"].get("libm_pow", [])}
+
+
+TWO_ARGUMENTS = """
+from progexec.interp.official import official_verdict
+
+
+def eval_program(program, table):
+    # the official signature: the token list and the table, no dialect; (invalid_flag, result) back
+    verdict = official_verdict(program, table, "finqa")
+    return (0, "n/a" if verdict.value is None else verdict.value) if verdict.valid else (1, "n/a")
+"""
+
+
+def test_a_two_argument_eval_program_runs_unchanged(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The official ``eval_program(program, table)`` takes two arguments: it is called without the dialect."""
+    (tmp_path / "two_args.py").write_text(TWO_ARGUMENTS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([SRC, str(tmp_path)]))
+    code = main(["check-evaluator", "--json", "--no-progress", "--python", "two_args:eval_program", "--protocol",
+                 "tokens", "--suite", "gold", "--cases", "400"])
+    report = json.loads(capsys.readouterr().out)
+    assert "exception" not in report["by_class"] and not report["faults"], report["by_class"]
+    # FinQA's reading on ConvFinQA turns refuses their bare numbers; every other case agrees
+    assert set(report["by_class"]) <= {"refuses_where_official_answers"}
+    assert report["by_family"]["gold_finqa"]["divergent"] == 0 and code in (0, 1)
+
+
+def test_takes_dialect_reads_the_signature() -> None:
+    from progexec.checker.pychild import takes_dialect
+
+    def two(program: object, table: object) -> None: ...
+    def three(program: object, table: object, dialect: object) -> None: ...
+    def star(*args: object) -> None: ...
+    def keyword(program: object, table: object, *, dialect: str = "finqa") -> None: ...
+    assert [takes_dialect(f) for f in (two, three, star, keyword, len)] == [False, True, True, False, True]
