@@ -93,7 +93,8 @@ def test_the_evaluator_names_the_case_by_its_id(tmp_path: Path, capsys: pytest.C
     code, out = run(capsys, "check-evaluator", "--cmd", port, "--cases", "50", "--json")
     fault = next(f for f in json.loads(out)["faults"] if f["class"] == "no_answer")
     assert fault["stderr"].endswith("ZeroDivisionError: the real error line")
-    assert fault["case"] and fault["case"].split()[0].count(":") >= 1  # e.g. finqa:ID 'program'
+    assert fault["case"] == "finqa:train-2415 'divide(38.6, 60.5)'"  # the 8th case (docs/check-evaluator.md)
+    assert "[... 2,274 bytes of stderr left out ...]" in fault["stderr"]
 
 
 def test_stderr_capture_keeps_head_and_tail_within_bounds() -> None:
