@@ -66,6 +66,10 @@ def test_a_port_that_dies_at_start_shows_its_stderr_and_exit_status(
     assert fault["stderr"] == "port: cannot load the table module"
     assert fault["exit_status"] == "exit code 1"
     assert fault["case"]  # the first case: the one it was asked and never answered
+    report = json.loads(out)
+    assert report["unanswered"] == report["divergent"] == 50
+    no_examples = report["counterexamples"] == ([] if command == "check-rounder" else {})
+    assert no_examples  # unanswered cases are not counterexamples: the fault above says what happened
     code, out = run(capsys, command, "--cmd", port, "--cases", "50")
     assert "port: cannot load the table module" in out and "exit status: exit code 1" in out
     junit = tmp_path / "junit.xml"

@@ -82,6 +82,11 @@ class CheckReport:
         return [fault for fault in self.faults if not fault.lesser]
 
     @property
+    def unanswered(self) -> int:
+        """Divergent cases the program did not answer (it died, hung or flooded): not counterexamples."""
+        return sum(count for kind, count in self.by_class.items() if Divergence(kind).unanswered)
+
+    @property
     def divergent_major(self) -> int:
         """Divergences other than the lesser class (a zero with the wrong sign)."""
         return self.divergent - self.by_class.get(Divergence.SIGN_OF_ZERO.value, 0)
@@ -111,7 +116,8 @@ def check_block(block: CaseBlock, answers: Sequence[object], report: CheckReport
         report.divergent += 1
         report.by_class[kind.value] += 1
         report.by_family[family.value][1] += 1
-        _keep(report, Counterexample(x, n, family, want, answers[index], kind), limit)
+        if not kind.unanswered:  # a case never answered is shown once, as the program's protocol failure
+            _keep(report, Counterexample(x, n, family, want, answers[index], kind), limit)
     report.cases += len(block)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from .check import CheckReport, Counterexample
 from .divergence import Divergence
-from .report import JUnit, class_lines, dumps, families_json, family_lines, fault_lines
+from .report import JUnit, class_lines, dumps, families_json, family_lines, fault_lines, unanswered_note
 
 FORMAT_VERSION = 1
 """Version of the ``--json`` object; raised when a field changes meaning or disappears."""
@@ -25,6 +25,7 @@ def as_json(report: CheckReport, allow_sign_of_zero: bool = False) -> dict[str, 
         "digits": report.digits,
         "cases": report.cases,
         "divergent": report.divergent,
+        "unanswered": report.unanswered,
         "divergent_major": report.divergent_major,
         "passed": report.passed(allow_sign_of_zero),
         "by_family": families_json(report.by_family),
@@ -62,7 +63,7 @@ def as_text(report: CheckReport, allow_sign_of_zero: bool = False, examples: int
     """A human summary: verdict, classes, families with divergences, a few counterexamples."""
     verdict = "PASS" if report.passed(allow_sign_of_zero) else "FAIL"
     lines = [f"{verdict} {report.rounder}: {report.cases:,} cases (seed {report.seed}, ndigits {report.digits}), "
-             f"{report.divergent:,} divergent"]
+             f"{report.divergent:,} divergent{unanswered_note(report.unanswered)}"]
     lines += class_lines(report.by_class, lambda k: Divergence(k).explain, lambda k: Divergence(k).minor, 9)
     lines += family_lines(report.by_family, 14)
     if report.counterexamples:

@@ -61,6 +61,11 @@ def port_fault(fault: Fault, kind: str, lesser: bool, label: Callable[[bytes], s
     return PortFault(kind, lesser, fault.detail, case, fault.exit_status, fault.stderr)
 
 
+def unanswered_note(count: int) -> str:
+    """`` (N not answered: see the protocol failures)`` after the divergent count, when the port left cases unanswered."""
+    return f" ({count:,} not answered: see the protocol failures)" if count else ""
+
+
 def fault_lines(title: str, faults: Sequence[PortFault]) -> list[str]:
     return [title, *(line for fault in faults for line in fault.lines())] if faults else []
 

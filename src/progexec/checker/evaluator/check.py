@@ -87,6 +87,11 @@ class EvalReport:
     faults: list[PortFault] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def unanswered(self) -> int:
+        """Divergent cases the port did not answer (it died, hung or flooded): not counterexamples."""
+        return sum(count for kind, count in self.by_class.items() if EvalDivergence(kind).unanswered)
+
     def failing_classes(self, strict: bool = False) -> list[str]:
         kinds = set(self.by_class) | {fault.kind for fault in self.faults}
         return sorted(kind for kind in kinds if strict or not EvalDivergence(kind).minor)
@@ -118,7 +123,8 @@ def check_chunk(prepared: Sequence[Prepared], answers: Sequence[Answer], protoco
         report.divergent += 1
         report.by_class[kind.value] += 1
         report.family_classes.setdefault(item.case.family.value, Counter())[kind.value] += 1
-        _keep(report, EvalCounterexample(item.case, expected, got, kind, variant))
+        if not kind.unanswered:  # a case never answered is shown once, as the port's protocol failure
+            _keep(report, EvalCounterexample(item.case, expected, got, kind, variant))
     report.cases += len(prepared)
 
 

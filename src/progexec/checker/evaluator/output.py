@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..report import JUnit, class_lines, dumps, families_json, family_lines, fault_lines
+from ..report import JUnit, class_lines, dumps, families_json, family_lines, fault_lines, unanswered_note
 from .check import EvalCounterexample, EvalReport, describe
 from .classes import EvalDivergence
 
@@ -27,6 +27,7 @@ def as_json(report: EvalReport, strict: bool = False) -> dict[str, Any]:
         "cases": report.cases,
         "skipped": report.skipped,
         "divergent": report.divergent,
+        "unanswered": report.unanswered,
         "passed": report.passed(strict),
         "failing_classes": report.failing_classes(strict),
         "by_family": families_json(report.by_family),
@@ -55,7 +56,8 @@ def example_line(example: EvalCounterexample) -> str:
 def as_text(report: EvalReport, strict: bool = False) -> str:
     verdict = "PASS" if report.passed(strict) else "FAIL"
     lines = [f"{verdict} {report.evaluator}: {report.cases:,} cases ({report.protocol.value} protocol, suite "
-             f"{report.suite}, seed {report.seed}), {report.divergent:,} divergent"]
+             f"{report.suite}, seed {report.seed}), {report.divergent:,} divergent"
+             f"{unanswered_note(report.unanswered)}"]
     lines += class_lines(report.by_class, lambda k: EvalDivergence(k).explain, lambda k: EvalDivergence(k).minor, 8)
     lines += family_lines(report.by_family, 16)
     if report.examples:
