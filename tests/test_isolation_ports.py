@@ -108,6 +108,9 @@ def test_the_probe_reaches_out_without_isolate_and_not_with_it(tmp_path: Path, l
     code, report, err = run("check-rounder", [*source, "--cases", "300", "--isolate"], directory)
     assert code == 0 and report["divergent"] == 0, (report, err)
     assert not (directory / "written").exists()
+    # the same in worker processes: every worker's child is confined
+    code, report, err = run("check-rounder", [*source, "--cases", "300", "--isolate", "--jobs", "2"], directory)
+    assert code == 0 and report["divergent"] == 0 and report["cases"] == 300, (report, err)
 
 
 @needs_isolation

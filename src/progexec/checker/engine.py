@@ -8,7 +8,6 @@ the checkers' own: the handshake of :mod:`.pychild` and the command that runs it
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Optional
 
 from ..isolation.leash import (DEFAULT_CHUNK, DEFAULT_STALL, DEFAULT_TIMEOUT, EXIT_GRACE, MAX_NOTES, START_TIMEOUT,
                                Answer, ChildExchange, Fault, FaultKind, StartError)
-from ..isolation.bwrap import IsolationUnavailable, PortSandbox, runtime, sandbox_for
+from ..isolation.bwrap import IsolationUnavailable, PortSandbox, python_sandbox, sandbox_for
 from ..isolation.process import READ_SIZE, STDERR_HEAD, STDERR_MAX, STDERR_TAIL
 from .pychild import READY
 
@@ -50,8 +49,4 @@ def python_port(protocol: str, spec: str, isolate: bool = False,
     """
     if not isolate:
         return python_child_argv(protocol, spec), None
-    child = str(Path(__file__).with_name("pychild.py"))
-    packages = runtime().package_path
-    env = (("PYTHONPATH", os.pathsep.join(packages)),) if packages else ()
-    directory = os.path.abspath(cwd or os.getcwd())
-    return [runtime().executable, "-s", child, protocol, spec], PortSandbox(directory, (child,), env=env)
+    return python_sandbox(str(Path(__file__).with_name("pychild.py")), [protocol, spec], cwd)

@@ -250,7 +250,8 @@ class PortSandbox:
 
     def command(self, child_argv: list[str], seccomp_fd: int | None) -> list[str]:
         """The bwrap command line that runs ``child_argv`` with this view of the host."""
-        return command(child_argv, seccomp_fd, extra_binds=(self.directory, *self.files),
+        files = tuple(path for path in self.files if os.path.commonpath([self.directory, path]) != self.directory)
+        return command(child_argv, seccomp_fd, extra_binds=(self.directory, *files),
                        workdir=self.workdir or self.directory, env=self.env)
 
 
@@ -291,3 +292,18 @@ def sandbox_for(argv: Sequence[str], cwd: str | None = None, *, directory: str |
     binds = [os.path.realpath(path) for path in [*([resolved] if resolved else []), *files]]
     return command_line, PortSandbox(own, tuple(path for path in dict.fromkeys(binds)
                                                 if os.path.commonpath([own, path]) != own))
+
+
+def python_sandbox(script: str, args: Sequence[str], cwd: str | None = None) -> tuple[list[str], PortSandbox]:
+    """A Python child program (``script ARGS``) ready for the sandbox, and its view of the host.
+
+    It runs on the base interpreter of :func:`runtime` (its standard library; numpy and scipy
+    importable through ``PYTHONPATH``), with ``script`` bound read-only and the working directory
+    (``cwd``: where the child imports the user's module from) as the port's own directory. The
+    checkers' ``--python`` child (and ``check-reward``'s) use it for ``--isolate``.
+    """
+    packages = runtime().package_path
+    env = (("PYTHONPATH", os.pathsep.join(packages)),) if packages else ()
+    directory = os.path.abspath(cwd or os.getcwd())
+    script = os.path.realpath(script)
+    return [runtime().executable, "-s", script, *args], PortSandbox(directory, (script,), env=env)
