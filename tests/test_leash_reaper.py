@@ -135,3 +135,17 @@ def test_a_port_that_hangs_is_killed_with_its_daemon(tmp_path: Path) -> None:
     leash.close()
     assert getattr(answers[0], "kind", None) is FaultKind.NO_ANSWER
     assert wait_dead(int(pidfile.read_text()))
+
+
+def test_a_port_that_kills_its_reaper_still_loses_its_daemon(tmp_path: Path) -> None:
+    """The port SIGKILLs its parent (the reaper) first: its daemon is found by the mark in its environment."""
+    program, pidfile = daemon_port(tmp_path, ECHO_ANSWER)
+    source = program.read_text(encoding="utf-8")
+    program.write_text("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n" + source, encoding="utf-8")
+    leash = ChildExchange([PY, str(program)], timeout=10)
+    leash.start()
+    answers = leash.exchange([b"a\n", b"b\n"])
+    leash.close()
+    assert answers == [b"a", b"b"]
+    assert wait_dead(int(pidfile.read_text()))
+    assert any(fault.kind is FaultKind.NO_EXIT for fault in leash.faults), leash.faults

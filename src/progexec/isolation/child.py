@@ -5,16 +5,18 @@ session, with the port's stdin, stdout and stderr as pipes; with a :class:`~.bwr
 ``ARGV`` is the bubblewrap command around the port (no network, a read-only view of the port's
 directory and runtime, uid 65534, its own PID namespace, and a seccomp filter under which no
 process can fork, so nothing can be left behind there). :meth:`Child.stop` ends it and says
-how (:class:`Ending`): the port's exit status and every process it left running (killed). Three
+how (:class:`Ending`): the port's exit status and every process it left running (killed). Four
 layers make sure nothing outlives it: the reaper (a child subreaper, so detached daemons come
-back to it), the killed process group (and, in the sandbox, the PID namespace that dies with
-bwrap), and a last sweep of ``/proc`` for any process still holding the port's pipes.
+back to it); a random mark in the port's environment, for when the port killed its reaper; the
+killed process group (and, in the sandbox, the PID namespace that dies with bwrap); and a last
+sweep of ``/proc`` for any process still holding the port's pipes.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -31,6 +33,9 @@ from .process import READ_SIZE, StderrCapture, close_streams, kill_group
 
 REAPER = str(Path(__file__).with_name("reaper.py"))
 """The reaper's script (standard library only)."""
+MARK = "PROGEXEC_PORT_MARK"
+"""An environment variable set, with a fresh random value, in every port's environment: if the port kills
+its reaper, what it started is still found (through ``/proc/PID/environ``) and killed."""
 # bound: REAPER_GRACE = 5 s — how long the reaper may take to kill a stopped port's tree before its group is killed
 REAPER_GRACE = 5.0
 STATUS_MAX = 65536
@@ -68,9 +73,10 @@ def _executable(argv0: str, cwd: Optional[str]) -> Optional[str]:
 class Child:
     """A started port: its process (the reaper, or bwrap around it), its pipes, and the reaper's status pipe."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], status_fd: int) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes], status_fd: int, mark: str = "") -> None:
         self.proc = proc
         self._status_fd = status_fd
+        self.mark = mark
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         self.inodes = {os.fstat(stream.fileno()).st_ino for stream in (proc.stdin, proc.stdout, proc.stderr)}
 
@@ -82,13 +88,14 @@ class Child:
             raise StartError("empty command")
         if sandbox is None and _executable(argv[0], cwd) is None:
             raise StartError(f"cannot start {argv[0]}: no such executable")
+        mark = secrets.token_hex(16)
         read_end, write_end = os.pipe()
         os.set_inheritable(read_end, False)
         seccomp_fd: Optional[int] = None
         try:
             if sandbox is None:
                 command = [sys.executable, "-I", "-S", REAPER, str(write_end), "--", *argv]
-                options: dict[str, Any] = {"cwd": cwd, "env": dict(env) if env is not None else None}
+                options: dict[str, Any] = {"cwd": cwd, "env": dict(os.environ if env is None else env) | {MARK: mark}}
             else:  # the reaper outside: the sandbox's seccomp filter lets no process fork, itself included
                 seccomp_fd = bwrap.open_seccomp()
                 command = [sys.executable, "-I", "-S", REAPER, str(write_end), "--",
@@ -104,7 +111,7 @@ class Child:
             os.close(write_end)
             if seccomp_fd is not None:
                 os.close(seccomp_fd)
-        return cls(proc, read_end)
+        return cls(proc, read_end, mark if sandbox is None else "")
 
     def stop(self, wait: float = 0.0, stderr: Optional[StderrCapture] = None) -> Ending:
         """End the port (it may exit by itself within ``wait`` s), its whole tree with it; how it ended.
@@ -129,8 +136,9 @@ class Child:
         close_streams(proc)
         if held:
             _kill_pipe_holders(self.inodes)
-        if status is None:
-            return Ending(code, held_pipes=held)
+        if status is None:  # the reaper died (killed by the port?): find what the port started by its mark
+            marked = _kill_marked(self.mark) if self.mark else []
+            return Ending(code, tuple(marked[:20]), len(marked), held)
         left = status.get("left")
         names = tuple(str(name)[:200] for name in left) if isinstance(left, list) else ()
         count = status.get("left_count")
@@ -206,4 +214,31 @@ def _kill_pipe_holders(inodes: set[int]) -> int:
                 except OSError:
                     pass
                 break
+    return killed
+
+
+def _kill_marked(mark: str) -> list[str]:
+    """SIGKILL every process whose environment carries ``MARK=mark``; their pids and names (Linux ``/proc`` only)."""
+    needle = f"{MARK}={mark}".encode()
+    killed: list[str] = []
+    try:
+        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return killed
+    for pid in pids:
+        if pid == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as environ:
+                found = needle in environ.read(1 << 20).split(b"\0")
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                name = b" ".join(cmdline.read(400).split(b"\0")).decode("utf-8", "replace").strip()[:120]
+        except OSError:
+            continue
+        if found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(f"{pid} {name}".strip())
+            except OSError:
+                pass
     return killed

@@ -195,7 +195,8 @@ class ChildExchange:
         if extra and result.fault is None:
             self._fault(FaultKind.OUTPUT_FLOOD, f"{len(extra)} answer line(s) after the last case")
         elif result.fault is not None:
-            self._record(result.fault)
+            fault = result.fault
+            self._record(fault if fault.stderr else replace(fault, stderr=self.stderr_tail()))
         elif ending.code not in (0, None):
             self._record(self._ended(FaultKind.BAD_EXIT, f"the program {ExitStatus(ending.code).phrase()} "
                                                          f"at end of input", ending))
