@@ -36,6 +36,8 @@ REAPER = str(Path(__file__).with_name("reaper.py"))
 MARK = "PROGEXEC_PORT_MARK"
 """An environment variable set, with a fresh random value, in every port's environment: if the port kills
 its reaper, what it started is still found (through ``/proc/PID/environ``) and killed."""
+# bound: EXIT_GRACE = 0.5 s — how long what a port started may run on after it exited (then it is killed: no_exit)
+EXIT_GRACE = 0.5
 # bound: REAPER_GRACE = 5 s — how long the reaper may take to kill a stopped port's tree before its group is killed
 REAPER_GRACE = 5.0
 STATUS_MAX = 65536
@@ -94,11 +96,11 @@ class Child:
         seccomp_fd: Optional[int] = None
         try:
             if sandbox is None:
-                command = [sys.executable, "-I", "-S", REAPER, str(write_end), "--", *argv]
+                command = [sys.executable, "-I", "-S", REAPER, str(write_end), str(EXIT_GRACE), "--", *argv]
                 options: dict[str, Any] = {"cwd": cwd, "env": dict(os.environ if env is None else env) | {MARK: mark}}
             else:  # the reaper outside: the sandbox's seccomp filter lets no process fork, itself included
                 seccomp_fd = bwrap.open_seccomp()
-                command = [sys.executable, "-I", "-S", REAPER, str(write_end), "--",
+                command = [sys.executable, "-I", "-S", REAPER, str(write_end), str(EXIT_GRACE), "--",
                            *sandbox.command(list(argv), seccomp_fd)]
                 options = {"cwd": "/", "env": {}}
             fds = (write_end,) if seccomp_fd is None else (write_end, seccomp_fd)

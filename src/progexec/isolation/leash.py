@@ -45,10 +45,11 @@ from typing import Optional, Union
 
 from . import bwrap
 from .bwrap import IsolationUnavailable, PortSandbox
-from .child import Child, Ending, StartError
+from .child import EXIT_GRACE, Child, Ending, StartError
 from .process import READ_SIZE, STDERR_MAX, ExitStatus, StderrCapture
 
-__all__ = ["Answer", "ChildExchange", "Ending", "Fault", "FaultKind", "StartError"]
+__all__ = ["DEFAULT_CHUNK", "DEFAULT_STALL", "DEFAULT_TIMEOUT", "EXIT_GRACE", "MAX_NOTES", "START_TIMEOUT", "Answer",
+           "ChildExchange", "Ending", "Fault", "FaultKind", "StartError"]
 
 DEFAULT_CHUNK = 1000
 DEFAULT_TIMEOUT = 20.0
@@ -56,8 +57,6 @@ DEFAULT_STALL = 1.0
 MAX_NOTES = 20
 # bound: START_TIMEOUT = 60 s — how long a --python child may take to import its function (its handshake)
 START_TIMEOUT = 60.0
-# bound: EXIT_GRACE = 0.5 s — how long a child that exited may leave its stdout held open by a descendant
-EXIT_GRACE = 0.5
 REQUEST_QUOTE = 300
 """Bytes of the request line a fault quotes (the case the child was answering)."""
 

@@ -1,13 +1,13 @@
 """The reaper: runs one port as its child and, as a child subreaper, leaves none of its descendants alive.
 
-Run by :mod:`.leash` as ``python -I -S reaper.py STATUS_FD -- ARGV...`` (standard library only;
+Run by :mod:`.child` as ``python -I -S reaper.py STATUS_FD GRACE -- ARGV...`` (standard library only;
 nothing of progexec is imported). It marks itself a *child subreaper* (``prctl
 PR_SET_CHILD_SUBREAPER``), so every process the port starts — a daemon that double-forks,
 calls ``setsid`` and closes its stdio included — is re-parented to it when its own parent
 dies, instead of escaping to init. It gives its standard streams to the port and keeps none
 open itself (the leash sees end of file when the port's tree closes them).
 
-When the port exits, the processes it left get ``EXIT_GRACE`` seconds to end on their own;
+When the port exits, the processes it left get ``GRACE`` seconds to end on their own;
 whatever is still running is killed (SIGKILL, repeated until no child is left) and named.
 On SIGTERM (the leash stopping a port that hangs or floods) the port and everything it left
 are killed at once. One JSON line on ``STATUS_FD`` then says how it went:
@@ -25,8 +25,6 @@ import sys
 import time
 
 PR_SET_CHILD_SUBREAPER = 36
-EXIT_GRACE = 0.5
-"""Seconds the port's leftover processes get to end on their own after it exited."""
 MAX_SWEEPS = 10_000
 """Kill rounds before giving up on a tree that keeps forking (each round kills every child found)."""
 MAX_NAMED = 20
@@ -117,9 +115,9 @@ def _wait_port(pid: int) -> int:
             return os.waitstatus_to_exitcode(status)
 
 
-def _grace() -> None:
-    """Let the port's leftovers end by themselves for EXIT_GRACE seconds."""
-    deadline = time.monotonic() + EXIT_GRACE
+def _grace(seconds: float) -> None:
+    """Let the port's leftovers end by themselves for ``seconds``."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if not _reap():
             return
@@ -127,8 +125,8 @@ def _grace() -> None:
 
 
 def main(argv: list[str]) -> int:
-    status_fd = int(argv[1])
-    command = argv[3:]
+    status_fd, grace = int(argv[1]), float(argv[2])
+    command = argv[4:]
     subreaper = _subreaper()
     signal.signal(signal.SIGTERM, _stop)
     pid = os.fork()
@@ -146,7 +144,7 @@ def main(argv: list[str]) -> int:
     code: int | None = None
     try:
         code = _wait_port(pid)
-        _grace()
+        _grace(grace)
     except _Stop:
         try:
             os.kill(pid, signal.SIGKILL)
