@@ -38,8 +38,10 @@ def as_json(report: CheckReport, allow_sign_of_zero: bool = False) -> dict[str, 
     }
 
 
-def dumps_json(report: CheckReport, allow_sign_of_zero: bool = False) -> str:
-    return dumps(as_json(report, allow_sign_of_zero))
+def dumps_json(report: CheckReport, allow_sign_of_zero: bool = False, meta: dict[str, Any] | None = None) -> str:
+    """The ``--json`` text; ``meta`` (:func:`progexec.meta.run_meta`) first when given."""
+    document = as_json(report, allow_sign_of_zero)
+    return dumps({"meta": meta, **document} if meta is not None else document)
 
 
 def _example_line(example: Counterexample) -> str:

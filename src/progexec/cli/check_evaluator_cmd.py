@@ -16,6 +16,7 @@ from ..checker.evaluator.cases import SUITES
 from ..checker.evaluator.check import DEFAULT_CHUNK, ChildEvaluator, EvalReport, run_evaluator_check
 from ..checker.evaluator.output import as_junit, as_text, dumps_json
 from ..checker.evaluator.protocol import Protocol
+from ..meta import run_meta
 from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options
 
 NAME = "check-evaluator"
@@ -105,5 +106,6 @@ def _emit(report: EvalReport, args: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"cannot write {args.junit}: {error}") from None
     code = EXIT_OK if report.passed(args.strict) else EXIT_DIVERGENCE
-    print(dumps_json(report, args.strict) if args.json else as_text(report, args.strict))  # main() guards stdout
+    text = dumps_json(report, args.strict, run_meta([], args.argv)) if args.json else as_text(report, args.strict)
+    print(text)  # main() guards stdout
     return code

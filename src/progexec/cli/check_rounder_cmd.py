@@ -17,6 +17,7 @@ from ..checker.engine import IsolationUnavailable, StartError, command_port
 from ..checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
 from ..checker.output import as_junit, as_text, dumps_json
 from ..errors import ProgexecError
+from ..meta import run_meta
 from ..parallel import Engine, ParallelOptions
 from ..parallel_check import run_check_parallel, spec_from_args
 from .parallel_args import add_parallel_arguments, parallel_options
@@ -147,5 +148,7 @@ def _emit(report: CheckReport, args: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"cannot write {args.junit}: {error}") from None
     code = EXIT_OK if report.passed(args.allow_sign_of_zero) else EXIT_DIVERGENCE
-    print(dumps_json(report, args.allow_sign_of_zero) if args.json else as_text(report, args.allow_sign_of_zero))  # main() guards stdout
+    text = (dumps_json(report, args.allow_sign_of_zero, run_meta([], args.argv)) if args.json
+            else as_text(report, args.allow_sign_of_zero))
+    print(text)  # main() guards stdout
     return code

@@ -41,8 +41,10 @@ def as_json(report: EvalReport, strict: bool = False) -> dict[str, Any]:
     }
 
 
-def dumps_json(report: EvalReport, strict: bool = False) -> str:
-    return dumps(as_json(report, strict))
+def dumps_json(report: EvalReport, strict: bool = False, meta: dict[str, Any] | None = None) -> str:
+    """The ``--json`` text; ``meta`` (:func:`progexec.meta.run_meta`) first when given."""
+    document = as_json(report, strict)
+    return dumps({"meta": meta, **document} if meta is not None else document)
 
 
 def example_line(example: EvalCounterexample) -> str:
