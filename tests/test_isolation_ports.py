@@ -158,3 +158,22 @@ def test_isolate_without_a_sandbox_is_a_usage_error(monkeypatch: pytest.MonkeyPa
     code = main(["check-rounder", "--no-progress", "--isolate", "--cmd", f"{PY} -c pass", "--cases", "10"])
     assert code == 2
     assert "bwrap missing (test)" in capsys.readouterr().err
+
+
+@needs_isolation
+def test_the_library_recipe_of_the_isolation_package(tmp_path: Path) -> None:
+    """The three lines of ``progexec.isolation``'s docstring, with a Python port that reports where it runs."""
+    from progexec.isolation import ChildExchange, python_sandbox, sandbox_for
+
+    directory = port_dir(tmp_path)
+    (directory / "where.py").write_text("import os, sys\nfor line in sys.stdin:\n"
+                                        "    print(os.getcwd(), os.path.exists('/etc/passwd'), flush=True)\n",
+                                        encoding="utf-8")
+    (directory / "where.py").chmod(0o644)
+    for argv, sandbox in (sandbox_for([PY, "where.py"], str(directory)),
+                          python_sandbox(str(directory / "where.py"), [], str(directory))):
+        leash = ChildExchange(argv, timeout=20, sandbox=sandbox)
+        leash.start()
+        answers = leash.exchange([b"x\n"])
+        leash.close()
+        assert answers == [f"{directory} False".encode()] and not leash.faults, (answers, leash.faults)
