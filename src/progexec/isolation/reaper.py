@@ -25,7 +25,7 @@ import sys
 import time
 
 PR_SET_CHILD_SUBREAPER = 36
-MAX_SWEEPS = 10_000
+MAX_SWEEPS = 1_000
 """Kill rounds before giving up on a tree that keeps forking (each round kills every child found)."""
 MAX_NAMED = 20
 """Leftover processes named in the status line (the count is always exact)."""
