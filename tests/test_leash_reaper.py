@@ -149,3 +149,45 @@ def test_a_port_that_kills_its_reaper_still_loses_its_daemon(tmp_path: Path) -> 
     assert answers == [b"a", b"b"]
     assert wait_dead(int(pidfile.read_text()))
     assert any(fault.kind is FaultKind.NO_EXIT for fault in leash.faults), leash.faults
+
+
+TREE = """
+import os, sys, time
+root = os.getpid()  # the process the leash's reaper started: it answers once all 63 exist
+pids = {pids!r}
+os.makedirs(pids, exist_ok=True)
+depth = 0
+while depth < 5:  # a binary tree of 63 processes, each in a session of its own
+    if os.fork() == 0:
+        os.setsid()
+        depth += 1
+        continue
+    if os.fork() == 0:
+        depth += 1
+        continue
+    break
+open(os.path.join(pids, str(os.getpid())), "w").close()
+if os.getpid() != root:
+    for fd in (0, 1, 2):
+        os.close(fd)
+    time.sleep(600)
+while len(os.listdir(pids)) < 63:
+    time.sleep(0.01)
+for line in sys.stdin:
+    print(line.strip(), flush=True)
+"""
+
+
+def test_a_whole_tree_of_detached_processes_is_reaped(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    program = tmp_path / "tree.py"
+    program.write_text(textwrap.dedent(TREE).format(pids=str(pids)), encoding="utf-8")
+    leash = ChildExchange([PY, str(program)], timeout=20)
+    leash.start()
+    assert leash.exchange([b"x\n"]) == [b"x"]
+    leash.close()
+    started = [int(name) for name in os.listdir(pids)]
+    assert len(started) == 63
+    assert all(wait_dead(pid) for pid in started)
+    fault = next(fault for fault in leash.faults if fault.kind is FaultKind.NO_EXIT)
+    assert "left 62 process(es) running" in fault.detail
