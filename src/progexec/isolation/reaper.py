@@ -90,21 +90,21 @@ def _reap() -> bool:
 
 def _sweep(named: list[str]) -> int:
     """Kill every child until none is left (orphans of killed ones arrive as new children); how many were killed."""
-    killed = 0
+    killed: set[int] = set()
     for _ in range(MAX_SWEEPS):
         if not _reap():
-            return killed
+            break
         children = _children()
         for pid in children:
-            if len(named) < MAX_NAMED:
+            if pid not in killed and len(named) < MAX_NAMED:
                 named.append(_name(pid))
             try:
-                os.kill(pid, signal.SIGKILL)
-                killed += 1
+                os.kill(pid, signal.SIGKILL)  # again if still dying: a process counts once
+                killed.add(pid)
             except ProcessLookupError:
                 pass
         time.sleep(0.001 if children else 0.01)
-    return killed
+    return len(killed)
 
 
 def _wait_port(pid: int) -> int:
