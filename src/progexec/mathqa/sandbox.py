@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import selectors
 import signal
 import subprocess
 import sys
@@ -34,6 +33,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import IO, Any
 
+from ..isolation.process import Bound, Deadline, kill_group, read_bounded
 from ..limits import DEFAULT_LIMITS, current
 from . import bubblewrap
 from .bubblewrap import IsolationUnavailable
@@ -118,36 +118,14 @@ _UNSAFE_ENV = dict(bubblewrap.CHILD_ENV) | {"PATH": "/usr/bin:/bin"}
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
     """Kill the sandbox (bwrap's death takes its PID namespace along) and its process group."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        process.kill()
-    except ProcessLookupError:
-        pass
+    kill_group(process)
 
 
 def _read_bounded(process: subprocess.Popen[bytes], deadline: float, cap: int) -> tuple[bytes, SnippetKind | None]:
     """Read the child's result until EOF, the deadline or the byte cap; the second item names a limit hit."""
     assert process.stdout is not None
-    chunks: list[bytes] = []
-    size = 0
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stdout, selectors.EVENT_READ)
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return b"".join(chunks), SnippetKind.TIMEOUT
-            if not selector.select(remaining):
-                continue
-            chunk = os.read(process.stdout.fileno(), 65536)
-            if not chunk:
-                return b"".join(chunks), None
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > cap:
-                return b"".join(chunks), SnippetKind.OUTPUT_LIMIT
+    raw, bound = read_bounded(process.stdout, Deadline.at_time(deadline), cap)
+    return raw, None if bound is None else SnippetKind.TIMEOUT if bound is Bound.TIME else SnippetKind.OUTPUT_LIMIT
 
 
 def run_snippet(code: str, limits: SandboxLimits = SandboxLimits(), *, unsafe_no_isolation: bool = False) -> SnippetResult:
