@@ -35,6 +35,12 @@ def json_value(value: Any) -> Any:
     return value
 
 
+def document(body: dict[str, Any], meta: dict[str, Any] | None) -> dict[str, Any]:
+    """A JSON document progexec writes: ``format_version`` and ``meta`` (:func:`progexec.meta.run_meta`)
+    first, then the body's fields."""
+    return {"format_version": FORMAT_VERSION, "meta": meta, **body}
+
+
 def dumps(record: dict[str, Any]) -> str:
     """One deterministic JSON line (no NaN literals, UTF-8 kept)."""
     return json.dumps(record, ensure_ascii=False, allow_nan=False)
@@ -76,4 +82,4 @@ def execution_record(execution: Execution) -> dict[str, Any]:
     return record
 
 
-__all__ = ["FORMAT_VERSION", "json_value", "dumps", "outcome_fields", "execution_record"]
+__all__ = ["FORMAT_VERSION", "json_value", "document", "dumps", "outcome_fields", "execution_record"]

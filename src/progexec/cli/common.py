@@ -9,10 +9,10 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..errors import ProgexecError
-from ..limits import LimitError, Limits, from_assignments
+from ..limits import LimitError, Limits, current, from_assignments
 
 EXIT_OK = 0
 EXIT_DIVERGENCE = 1
@@ -118,3 +118,32 @@ def limits_from(args: argparse.Namespace) -> Limits:
 def progress_for(args: argparse.Namespace, total: int | None, label: str) -> Progress:
     """A Progress line honouring ``--no-progress``."""
     return Progress(total, label, False if getattr(args, "no_progress", False) else None)
+
+
+def command_meta(args: argparse.Namespace, inputs: Sequence[str]) -> dict[str, Any]:
+    """The ``meta`` of a command's JSON output: progexec, Python, the arguments, each input's SHA-256, the limits."""
+    from ..meta import run_meta
+
+    return run_meta(list(inputs), getattr(args, "argv", None), current())
+
+
+def json_document(args: argparse.Namespace, inputs: Sequence[str], body: dict[str, Any]) -> dict[str, Any]:
+    """A command's JSON document: ``format_version``, ``meta``, then ``body``."""
+    from ..records import document
+
+    return document(body, command_meta(args, inputs))
+
+
+def write_summary(args: argparse.Namespace, inputs: Sequence[str], body: dict[str, Any]) -> None:
+    """``--summary FILE``: the run's summary as one JSON document (the JSON Lines output stays one record per item)."""
+    path = getattr(args, "summary", None)
+    if not path:
+        return
+    from ..records import dumps
+
+    out = open_output(path)
+    try:
+        out.write(dumps(json_document(args, inputs, body)) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
