@@ -48,9 +48,9 @@ def dataset_format(value: Any) -> str | None:
 def record_kind(value: Any) -> str:
     """What a record is, in words (plural), for messages."""
     if not isinstance(value, dict):
-        kind = {bool: "booleans", int: "numbers", float: "numbers", str: "strings", list: "arrays",
-                type(None): "nulls"}.get(type(value), type(value).__name__)
-        return f"JSON {kind}, not objects"
+        names = {bool: "booleans", int: "numbers", float: "numbers", str: "strings", list: "arrays",
+                 type(None): "nulls"}
+        return f"JSON {names.get(type(value), type(value).__name__)}, not objects"
     kind = dataset_format(value)
     if kind == "finqa":
         return "FinQA dataset items (with qa)"
@@ -80,6 +80,8 @@ class Wanted:
     what: str
     shapes: tuple[str, ...]
     usable: Callable[[Any], bool]
+    misplaced: tuple[tuple[str, str], ...] = ()
+    """(words of a kind seen, a hint): e.g. dataset items where predictions belong are a swap."""
 
 
 def _has_id(value: dict[str, Any]) -> bool:
@@ -99,8 +101,10 @@ DATASET_OR_PROGRAMS = Wanted(
     ("list", "lines"), lambda value: dataset_format(value) is not None)
 GOLD = Wanted("a FinQA or ConvFinQA gold file (a JSON list of dataset items)", ("list", "lines"),
               lambda value: dataset_format(value) is not None)
+_SWAPPED = (("dataset items", "the gold where predictions belong: are --gold and --pred swapped?"),
+            ("MathQA-Python items", "the gold where predictions belong: are --gold and --pred swapped?"))
 PREDICTIONS = Wanted("predictions {id, predicted | answer} (a JSON list, JSON Lines, or ConvFinQA's "
-                     "{key: [records]})", ("list", "lines", "document"), _prediction)
+                     "{key: [records]})", ("list", "lines", "document"), _prediction, _SWAPPED)
 REWARD_INPUTS = Wanted("JSON Lines of reward inputs {id, completion, gold}", ("lines",),
                        lambda value: isinstance(value, dict) and "completion" in value and "gold" in value)
 MATHQA = Wanted("a MathQA dataset file (a JSON list of problems with linear_formula)", ("list", "lines"),
@@ -111,7 +115,7 @@ MATHQA_PYTHON_GOLD = Wanted(
 MATHQA_PYTHON_PREDICTIONS = Wanted(
     "MathQA-Python predictions {id, code} (a JSON list or JSON Lines)", ("list", "lines"),
     lambda value: isinstance(value, dict) and _has_id(value) and "code" in value
-    and not ("answer" in value and "text" in value))
+    and not ("answer" in value and "text" in value), _SWAPPED)
 
 
 _SHAPES = {"list": "a JSON array", "lines": "JSON Lines", "document": "one JSON object spread over lines"}
@@ -142,17 +146,19 @@ def describe(shape: str, records: list[Record], head: str = "") -> str:
 
 def judge(name: str, shape: str, window: list[Record], wanted: Wanted, head: str = "") -> None:
     """Raise :class:`InputError` when the input is of a shape or kind ``wanted`` does not read (see the module)."""
+    seen = describe(shape, window, head)
+    hint = next((f"; {text}" for words, text in wanted.misplaced if words in seen), "")
     if shape not in wanted.shapes:
-        raise InputError(f"{name}: this is {describe(shape, window, head)}; expected {wanted.what}")
+        raise InputError(f"{name}: this is {seen}; expected {wanted.what}{hint}")
     if not window:
         return
     bad = [record for record in window if record.error is not None or not wanted.usable(record.value)]
     if len(bad) * 2 > len(window):
         example = next((record.error for record in bad if record.error), None)
-        detail = f"; e.g. {example}" if example else ""
-        raise InputError(f"{name}: {len(bad)} of the first {len(window)} records cannot be used: this is "
-                         f"{describe(shape, window, head)}{detail}; expected {wanted.what} (an input where most "
-                         "records cannot be used is refused, not read as a stream of bad_input)")
+        detail = f", e.g. {example}" if example and "not JSON" not in seen else ""
+        raise InputError(f"{name}: this is {seen}; expected {wanted.what}{hint} ({len(bad)} of the first {len(window)} "
+                         f"records cannot be used{detail}; an input where most records cannot be used is refused, "
+                         "not read as a stream of bad_input)")
 
 
 def judged(name: str, shape: str, records: Iterable[Record], wanted: Wanted | None,

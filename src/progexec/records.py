@@ -12,11 +12,17 @@ from typing import Any
 
 from .interp.run import Execution, MatchReason
 
-FORMAT_VERSION = 1
-"""The version of every JSON output progexec writes (exec lines, report.json, score --json / --items).
+FORMAT_VERSION = 2
+"""The version of every JSON output progexec writes (exec and reward lines, report.json and report --json,
+score --json / --items, score-python --json, check-rounder / check-evaluator --json, every --summary).
 It is bumped when a field changes meaning or disappears; a new field keeps it.
 
 Change log (newest first):
+  2 (0.3.0): one version for every output: score-python's --json (its own version 2 before) and the
+     checkers' --json (their own 1) now carry this one; every JSON document carries ``meta``
+     (report --json, score-python --json, the checkers' --json and the --summary documents of
+     exec, reward and mathqa-python are new); reward lines: a blank input line is no longer a
+     bad_input record (it is no record, as in every reader), and ``line`` stays the physical line.
   1 (0.2.0): additions only — per-item records carry ``reason`` beside ``match: false``; ``gold`` is
      written with :func:`json_value` (``"nan"``/``"inf"`` as strings); JSON documents carry ``meta``
      (progexec version, Python, arguments, SHA-256 of each input, the limits in force).

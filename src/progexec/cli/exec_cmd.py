@@ -19,7 +19,8 @@ from ..parallel import PerItem, parallel_map
 from ..runner import execute
 from .mathqa_cmd import add_semantics_argument, semantics_from
 from .parallel_args import add_parallel_arguments, parallel_options
-from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output, progress_for
+from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output, progress_for,
+                     write_summary)
 
 NAME = "exec"
 HELP = "execute a batch of programs (FinQA / ConvFinQA / MathQA / JSON Lines) and write one JSON line per program"
@@ -36,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corpus", choices=tuple(_CORPORA), default="finqa",
                         help="embedded corpus to run when no INPUT is given (default finqa)")
     parser.add_argument("--out", metavar="FILE", help="write JSON Lines here instead of standard output")
+    parser.add_argument("--summary", metavar="FILE",
+                        help="also write the run's summary as one JSON document (format_version, meta, counts)")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
     add_semantics_argument(parser)
     add_batch_options(parser)
@@ -68,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         progress.close()
         if out is not sys.stdout:
             out.close()
+    write_summary(args, sources, tally.record())
     if not args.quiet:
         for line in tally.summary():
             print(f"exec: {line}", file=sys.stderr)
@@ -115,6 +119,13 @@ class Tally:
         if entry.match is not None:
             self.with_gold += 1
             self.matched += entry.match
+
+    def record(self) -> dict[str, object]:
+        """The summary as JSON fields (the ``--summary`` document's body)."""
+        return {"command": NAME, "records": self.total, "statuses": dict(sorted(self.statuses.items())),
+                "with_gold": self.with_gold, "matched": self.matched,
+                "mathqa": {"statuses": dict(sorted(self.mathqa.items())), "within_one_percent": self.mathqa_within,
+                           "selected_correct_option": self.mathqa_selected}}
 
     def summary(self) -> list[str]:
         lines = []

@@ -11,7 +11,7 @@ from ..limits import using
 from ..readers import InputError
 from ..report import build_report
 from ..report import html_report, json_report, markdown
-from .common import EXIT_OK, UsageError, add_batch_options, limits_from, progress_for
+from .common import EXIT_OK, UsageError, add_batch_options, json_document, limits_from, progress_for
 from .exec_cmd import stream_items
 
 NAME = "report"
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write the report to {out}: {error}") from None
     summary = json_report.summary(report)
     if args.json:
-        print(json.dumps(summary, sort_keys=True))
+        print(json.dumps(json_document(args, sources, summary), sort_keys=True))
     else:
         divergent = ", ".join(f"{name} {count}" for name, count in summary["divergent"].items())
         print(f"report: {summary['programs']} programs; divergent from the official answer: {divergent}; "
