@@ -98,6 +98,7 @@ def iter_json_lines(source: TextSource, limits: Limits | None = None) -> Iterato
 
 _OUTSIDE = re.compile(r'["\[\]{},]')
 _INSIDE = re.compile(r'["\\\n]')
+_NEXT_OPENS = re.compile(r"[ \t\r\n]*\{")
 _STACK_CAP = 1 << 20
 _SPACE = re.compile(r"[ \t\r\n]*")
 
@@ -107,8 +108,9 @@ class ElementScanner:
 
     Tolerant by design, to resynchronise after a broken element: a closer that does not match the
     innermost opener closes back to the nearest one it matches (``{"x":[}`` is one element), a ``]``
-    with no ``[`` open closes the list, a stray ``}`` is ignored, and a raw newline ends a string
-    (JSON strings never hold one). Memory is bounded: past ``_STACK_CAP`` openers only a count is kept.
+    with no ``[`` open closes the list, a stray ``}`` is ignored, a raw newline ends a string (JSON
+    strings never hold one), and a comma followed by ``{`` directly inside the element's own object
+    (where a key must come) ends an element that was never closed. Memory is bounded: past ``_STACK_CAP`` openers only a count is kept.
     """
 
     def __init__(self) -> None:
@@ -146,8 +148,9 @@ class ElementScanner:
             elif token in "]}":
                 if self._close("[" if token == "]" else "{") is False and token == "]":
                     return match.start()
-            elif not self.stack and not self.uncounted:
-                return match.start()
+            elif not self.uncounted and (not self.stack or (self.stack == ["{"] and _NEXT_OPENS.match(text, index))):
+                return match.start()  # the separator; or, inside the element's own object, a comma followed
+                # by an object where a key must come: the element was never closed and the next one starts
         return None
 
     def _push(self, opener: str) -> None:
