@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
+from itertools import chain, islice
 
 from ..corpus import CORPUS_NAMES
 from ..items import Item
@@ -58,12 +59,16 @@ def run(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     sources = list(args.inputs) or list(_CORPORA[args.corpus])
     tally = Tally()
+    work = PerItem(partial(exec_line, limits=limits, semantics=semantics_from(args)))
+    options = parallel_options(args)
+    with using(limits):  # the first input is judged (and refused) before the output is opened
+        items = stream_items(sources)
+        head = list(islice(items, 1))
     progress = progress_for(args, None, "exec")
     out = open_output(args.out)
-    work = PerItem(partial(exec_line, limits=limits, semantics=semantics_from(args)))
     try:
         with using(limits):  # the readers' bounds too: items are read as they are executed
-            for line, entry in parallel_map(work, stream_items(sources), parallel_options(args)):
+            for line, entry in parallel_map(work, chain(head, items), options):
                 out.write(line)
                 tally.add(entry)
                 progress.update(tally.total)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
+from functools import partial
 from itertools import chain, islice
 from typing import Any
 
@@ -12,9 +13,11 @@ from ..mathqa.corpus import MATHQA_SPLITS, mathqa_records
 from ..inputkinds import MATHQA
 from ..mathqa.execute import Semantics, SemanticsError, check_semantics
 from ..mathqa.ops import MATHQA_OPS
-from ..mathqa.python_gen import translate_all
+from ..mathqa.python_gen import PythonItem, translate
+from ..parallel import PerItem, parallel_map
 from ..readers import InputError, read_records
 from ..records import dumps
+from .parallel_args import add_parallel_arguments, parallel_options
 from .common import EXIT_OK, UsageError, add_batch_options, open_output, progress_for, write_summary
 
 NAME = "mathqa-python"
@@ -32,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
     add_semantics_argument(parser)
     add_batch_options(parser)
+    add_parallel_arguments(parser)
 
 
 def add_semantics_argument(parser: argparse.ArgumentParser) -> None:
@@ -64,6 +68,11 @@ def _records(args: argparse.Namespace) -> Iterator[Any]:
         raise UsageError(str(error)) from None
 
 
+def _translate(numbered: tuple[int, Any], semantics: Semantics) -> PythonItem | None:
+    """One numbered MathQA record to its kept MathQA-Python item (module level: any engine runs it)."""
+    return translate(numbered[1], numbered[0], semantics)
+
+
 def run(args: argparse.Namespace) -> int:
     semantics = semantics_from(args)
     records = _records(args)
@@ -79,9 +88,11 @@ def run(args: argparse.Namespace) -> int:
     kept = 0
     progress = progress_for(args, None, NAME)
     try:
-        for item in translate_all(counted(), semantics):
-            out.write(dumps(item.record()) + "\n")
-            kept += 1
+        work = PerItem(partial(_translate, semantics=semantics))
+        for item in parallel_map(work, enumerate(counted()), parallel_options(args)):
+            if item is not None:
+                out.write(dumps(item.record()) + "\n")
+                kept += 1
             progress.update(seen[0])
     finally:
         progress.close()

@@ -13,6 +13,7 @@ from ..report import build_report
 from ..report import html_report, json_report, markdown
 from .common import EXIT_OK, UsageError, add_batch_options, json_document, limits_from, progress_for
 from .exec_cmd import stream_items
+from .parallel_args import add_parallel_arguments, parallel_options
 
 NAME = "report"
 HELP = "classify every program against the exact oracle and the named rounders; write JSON, Markdown, HTML"
@@ -27,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="directory for report.json, report.md, report.html (default: reports/)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     add_batch_options(parser)
+    add_parallel_arguments(parser)
 
 
 def _source(paths: list[str]) -> str:
@@ -41,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     progress = progress_for(args, None, "report")
     with using(limits):
         try:
-            report = build_report(stream_items(sources), _source(args.inputs), progress.update, limits)
+            report = build_report(stream_items(sources), _source(args.inputs), progress.update, limits,
+                                  parallel_options(args))
         except InputError as error:
             raise UsageError(str(error)) from None
         finally:
