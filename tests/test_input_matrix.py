@@ -217,3 +217,15 @@ def test_the_checkers_json_carries_meta(tmp_path: Path, monkeypatch: pytest.Monk
     evaluator = json.loads(capsys.readouterr().out)
     for document in (rounder, evaluator):
         assert document["format_version"] == 2 and "limits" in document["meta"]
+
+
+def test_meta_is_the_same_wherever_the_output_goes(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_text(_jsonl(COMMANDS[0].good), encoding="utf-8")
+    documents = []
+    for name in ("one", "two"):
+        summary = tmp_path / name / "summary.json"
+        assert main(["exec", str(source), "--quiet", "--out", str(tmp_path / name / "out.jsonl"),
+                     f"--summary={summary}"]) == 0
+        documents.append(summary.read_bytes())
+    assert documents[0] == documents[1] and b"--out" not in documents[0]

@@ -163,3 +163,23 @@ def test_iter_json_list_reads_from_a_pipe_without_a_size() -> None:
     source = source_from_bytes(gzip.compress(data), "<pipe>")
     assert [record.value["id"] for record in iter_json_list(source)] == list("abcdef")
     assert io.BytesIO(data).read(1) == b"["
+
+
+def test_reward_keeps_going_past_a_huge_integer_a_huge_id_and_a_lone_surrogate(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = {"answer": 0.10826}
+    good = json.dumps({"id": "ok", "completion": "Answer: 10.83%", "gold": gold})
+    lines = [good,
+             '{"id": "n", "completion": "x", "gold": {"answer": ' + "9" * 5000 + "}}",
+             '{"id": 1e309, "completion": "Answer: 10.83%", "gold": {"answer": 0.10826}}',
+             '{"id": 1' + "0" * 400 + ', "completion": "Answer: 10.83%", "gold": {"answer": 0.10826}}',
+             '{"id": "s", "completion": "Answer: \\ud800", "gold": {"answer": 0.10826}}',
+             good]
+    path = tmp_path / "hostile.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert main(["reward", str(path), "--out", str(out), "--quiet"]) == 0
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [record["status"] for record in records] == ["ok", "bad_input", "bad_input", "ok", "bad_input", "ok"]
+    assert [record["line"] for record in records] == [1, 2, 3, 4, 5, 6]
+    assert records[3]["id"] == 10 ** 400  # an integer id is kept whatever its size (it is not a float)

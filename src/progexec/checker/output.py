@@ -11,9 +11,8 @@ from xml.etree import ElementTree
 
 from .check import CheckReport, Counterexample
 from .divergence import Divergence
+from ..records import FORMAT_VERSION  # the one version of every output (its change log is there)
 
-FORMAT_VERSION = 1
-"""Version of the ``--json`` object; raised when a field changes meaning or disappears."""
 
 
 def as_json(report: CheckReport, allow_sign_of_zero: bool = False) -> dict[str, Any]:

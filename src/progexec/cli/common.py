@@ -120,11 +120,33 @@ def progress_for(args: argparse.Namespace, total: int | None, label: str) -> Pro
     return Progress(total, label, False if getattr(args, "no_progress", False) else None)
 
 
+OUTPUT_OPTIONS = ("--out", "--items", "--summary", "--junit")
+"""Options naming where output goes: left out of ``meta.arguments``, so that two runs writing to different
+places give the same bytes."""
+
+
+def reproducible_arguments(argv: Sequence[str] | None) -> list[str] | None:
+    """The command line without the output options and their values."""
+    if argv is None:
+        return None
+    kept: list[str] = []
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in OUTPUT_OPTIONS:
+            skip = True
+        elif not word.startswith(tuple(f"{option}=" for option in OUTPUT_OPTIONS)):
+            kept.append(word)
+    return kept
+
+
 def command_meta(args: argparse.Namespace, inputs: Sequence[str]) -> dict[str, Any]:
-    """The ``meta`` of a command's JSON output: progexec, Python, the arguments, each input's SHA-256, the limits."""
+    """The ``meta`` of a command's JSON output: progexec, Python, the arguments (less where the output goes),
+    each input's SHA-256, the limits."""
     from ..meta import run_meta
 
-    return run_meta(list(inputs), getattr(args, "argv", None), current())
+    return run_meta(list(inputs), reproducible_arguments(getattr(args, "argv", None)), current())
 
 
 def json_document(args: argparse.Namespace, inputs: Sequence[str], body: dict[str, Any]) -> dict[str, Any]:

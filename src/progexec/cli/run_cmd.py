@@ -15,6 +15,8 @@ from ..runner import execute
 from ..interp.status import Status
 from ..interp.table import TableError, validate_table
 from ..records import dumps, json_value, outcome_fields
+from ..jsonrecords import read_document
+from ..textsource import InputError, open_source
 from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, limits_from
 
 NAME = "run"
@@ -35,10 +37,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def load_table(path: str | None) -> list[list[str]] | None:
     if path is None:
         return None
-    try:
-        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise UsageError(f"cannot read table {path}: {error}") from None
+    try:  # the one reader path: a path or -, gzip, a BOM, bounded by max_line_chars
+        source = open_source(path)
+        try:
+            record = read_document(source)
+        finally:
+            source.close()
+    except InputError as error:
+        raise UsageError(f"cannot read table {error}") from None
+    if record.error is not None:
+        raise UsageError(f"cannot read table {path}: {record.error}")
+    data: Any = record.value
     if isinstance(data, dict):
         data = data.get("table")
     try:

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..limits import using
-from ..meta import run_meta
 from ..report.score_report import write_score_report
 from ..score.results import GoldItem, Prediction
 from ..records import dumps, json_value
@@ -23,8 +22,8 @@ from ..score import (FORMAT_VERSION, SCORERS, ScoreInputError, ScoreReport, disa
 from ..score.loading import CORPUS_NAMES
 from ..score.scoring import check_inputs
 from .parallel_args import add_parallel_arguments, parallel_options
-from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output,
-                     progress_for, suggestion, verdict)
+from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, command_meta, limits_from,
+                     open_output, progress_for, suggestion, verdict)
 
 NAME = "score"
 HELP = "score predictions against gold: official execution/program accuracy and peer scorers"
@@ -157,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
                                        parallel_options(args), limits)
         finally:
             progress.close()
-    meta = run_meta([args.gold, args.pred], args.argv, limits)
+    meta = command_meta(args, [args.gold, args.pred])
     if args.out:
         _write_out_dir(Path(args.out), report, gold, predictions, report_record(report, True, meta))
     if args.items:
