@@ -183,3 +183,19 @@ def test_reward_keeps_going_past_a_huge_integer_a_huge_id_and_a_lone_surrogate(
     assert [record["status"] for record in records] == ["ok", "bad_input", "bad_input", "ok", "bad_input", "ok"]
     assert [record["line"] for record in records] == [1, 2, 3, 4, 5, 6]
     assert records[3]["id"] == 10 ** 400  # an integer id is kept whatever its size (it is not a float)
+
+
+def test_json_lines_of_dataset_items_are_read_as_dataset_items(tmp_path: Path) -> None:
+    item = {"id": "f-1", "qa": {"program": "add(1, 2)", "exe_ans": 3.0}, "table": []}
+    path = tmp_path / "finqa.jsonl"
+    path.write_text(json.dumps(item) + "\n" + json.dumps(dict(item, id="f-2")) + "\n", encoding="utf-8")
+    items = list(read(path))
+    assert [(entry.id, entry.program, entry.gold, entry.error) for entry in items] == [
+        ("f-1", "add(1, 2)", 3.0, None), ("f-2", "add(1, 2)", 3.0, None)]
+
+
+def test_a_first_line_longer_than_the_look_ahead_is_json_lines(tmp_path: Path) -> None:
+    long = json.dumps({"id": "a", "predicted": "add(1, 2)", "note": "x" * 100_000})
+    path = tmp_path / "preds.jsonl"
+    path.write_text(long + "\n" + json.dumps({"id": "b", "predicted": "add(1, 2)"}) + "\n", encoding="utf-8")
+    assert [record.value["id"] for record in read_records(path)] == ["a", "b"]

@@ -295,10 +295,10 @@ def iter_records(source: TextSource, limits: Limits | None = None) -> tuple[str,
 def looks_like_document(head: str) -> bool:
     """True when text starting ``{`` is one JSON object spread over lines, not JSON Lines: its first line
     is not JSON alone, and fewer than half of the other lines of the look-ahead are JSON objects alone.
-    A JSON Lines file whose first line is broken is still JSON Lines."""
+    A JSON Lines file whose first line is broken (or longer than the look-ahead) is still JSON Lines."""
     stripped = head.lstrip(" \t\r\n")
-    if not stripped.startswith("{"):
-        return False
+    if not stripped.startswith("{") or "\n" not in stripped:
+        return False  # one line only, or a first line longer than the look-ahead: JSON Lines
     lines = stripped.split("\n")
     if len(lines) > 1 and not head.endswith("\n"):
         lines = lines[:-1]  # the last line of the look-ahead may be cut short
