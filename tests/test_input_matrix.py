@@ -229,3 +229,19 @@ def test_meta_is_the_same_wherever_the_output_goes(tmp_path: Path) -> None:
                      f"--summary={summary}"]) == 0
         documents.append(summary.read_bytes())
     assert documents[0] == documents[1] and b"--out" not in documents[0]
+
+
+@pytest.mark.parametrize("name", ["report", "mathqa-python"])
+def test_two_processes_give_the_serial_output(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    command = next(entry for entry in COMMANDS if entry.name == name)
+    source = tmp_path / "in.jsonl"
+    source.write_text(_jsonl(command.good * 3), encoding="utf-8")
+    outputs = []
+    for extra in ([], ["--jobs", "2", "--chunk-size", "2"]):
+        out = tmp_path / ("parallel" if extra else "serial")
+        out.mkdir()
+        assert main(command.argv(str(source), out) + extra) == 0
+        written = out / ("report.json" if name == "report" else "out.jsonl")
+        outputs.append(written.read_bytes())
+    capsys.readouterr()
+    assert outputs[0] == outputs[1]
