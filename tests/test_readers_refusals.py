@@ -30,8 +30,9 @@ def test_reward_on_a_finqa_file_says_what_it_is_and_what_it_wants(tmp_path: Path
     path.write_text(json.dumps([FINQA_ITEM] * 3), encoding="utf-8")
     assert main(["reward", str(path)]) == 2
     error = capsys.readouterr().err
-    assert error == (f"progexec reward: error: {path}: this is a JSON array of FinQA dataset items (with qa); "
-                     "expected JSON Lines of reward inputs {id, completion, gold}\n")
+    assert error.startswith(f"progexec reward: error: {path}: this is a JSON array of FinQA dataset items (with qa); "
+                            "expected reward inputs {id, completion, gold} (JSON Lines or a JSON list) (3 of the "
+                            "first 3 records cannot be used;")
 
 
 def test_exec_and_report_refuse_csv_and_write_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -105,7 +105,7 @@ _SWAPPED = (("dataset items", "the gold where predictions belong: are --gold and
             ("MathQA-Python items", "the gold where predictions belong: are --gold and --pred swapped?"))
 PREDICTIONS = Wanted("predictions {id, predicted | answer} (a JSON list, JSON Lines, or ConvFinQA's "
                      "{key: [records]})", ("list", "lines", "document"), _prediction, _SWAPPED)
-REWARD_INPUTS = Wanted("JSON Lines of reward inputs {id, completion, gold}", ("lines",),
+REWARD_INPUTS = Wanted("reward inputs {id, completion, gold} (JSON Lines or a JSON list)", ("lines", "list"),
                        lambda value: isinstance(value, dict) and "completion" in value and "gold" in value)
 MATHQA = Wanted("a MathQA dataset file (a JSON list of problems with linear_formula)", ("list", "lines"),
                 lambda value: dataset_format(value) == "mathqa")

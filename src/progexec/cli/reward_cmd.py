@@ -4,7 +4,7 @@ Each input line ``{"id", "completion", "gold": {...}, "policy"?}`` gives one out
 order, with the typed result (see :mod:`progexec.reward.batch`). The input is read by the one
 reader path (:mod:`progexec.readers`: a path or ``-``, gzip, BOM, ``max_input_bytes``,
 ``max_line_chars``, blank lines skipped, a bad line is a ``bad_input`` line with its number) and
-refused (exit 2) when it is not JSON Lines of reward inputs. Records are scored in chunks of
+refused (exit 2) when it is not reward inputs (JSON Lines or a JSON list). Records are scored in chunks of
 ``--chunk-size`` on any engine.
 """
 
@@ -37,7 +37,7 @@ CHUNK_LINES = 1000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", help='a JSON Lines file of {"id", "completion", "gold", "policy"?} (.gz too); '
+    parser.add_argument("input", help='JSON Lines (or a JSON list) of {"id", "completion", "gold", "policy"?} (.gz too); '
                                       "- for stdin")
     parser.add_argument("--policy", choices=[policy.value for policy in Policy],
                         help="the policy for lines whose line and gold name none (default numeric)")

@@ -68,7 +68,7 @@ def _usable_id(item_id: object) -> bool:
 def score_record(record: Record, default_policy: Policy | None = None) -> dict[str, Any]:
     """One record from the readers to its output record (an unreadable record is bad_input naming its line)."""
     if record.error is not None:
-        return _bad(None, record.number, record.error if record.error.startswith("line") else
+        return _bad(None, record.number, record.error if record.error.startswith(("line", "item")) else
                     f"line {record.number}: {record.error}", default_policy)
     return score_item(record.value, record.number, default_policy)
 
