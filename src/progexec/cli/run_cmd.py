@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from ..runner import execute
 from ..interp.status import Status
 from ..interp.table import TableError, validate_table
 from ..records import dumps, json_value, outcome_fields
-from ..jsonrecords import read_document
+from ..jsonrecords import decode, read_document
 from ..textsource import InputError, open_source
 from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, limits_from
 
@@ -75,10 +74,10 @@ def run(args: argparse.Namespace) -> int:
     table = load_table(args.table)
     text = _program_text(args)
     if text.lstrip().startswith("["):
-        try:
-            tokens = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise UsageError(f"the program looks like a token list but is not JSON: {error}") from None
+        record = decode(text, 1, "the token list")  # a huge integer or deep nesting: an error, never a crash
+        if record.error is not None:
+            raise UsageError(f"the program looks like a token list but {record.error}")
+        tokens = record.value
         if not isinstance(tokens, list) or not all(isinstance(token, str) for token in tokens):
             raise UsageError("a token list must be a JSON list of strings")
         program: str | list[str] = tokens
