@@ -82,3 +82,10 @@ def test_a_gzip_of_a_brace_and_spaces_is_refused_by_its_ratio(tmp_path: Path,
     errors = capsys.readouterr().err.splitlines()
     assert "max_gzip_ratio" in errors[0]
     assert "max_line_chars" in errors[1] or "max_gzip_ratio" in errors[1]
+
+
+def test_a_document_given_where_records_are_read_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "conv_preds.json"
+    path.write_text(json.dumps({"k1": [PROGRAM], "k2": [PROGRAM]}, indent=2), encoding="utf-8")
+    assert main(["exec", str(path)]) == 2
+    assert "one JSON document spread over lines, not JSON Lines" in capsys.readouterr().err

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any
 
-from .jsonrecords import Record
+from .jsonrecords import Record, looks_like_document
 from .textsource import InputError
 
 JUDGED_RECORDS = 100
@@ -128,6 +128,8 @@ def describe(shape: str, records: list[Record], head: str = "") -> str:
         return "binary data, not text"
     values = [record.value for record in records if record.error is None]
     if shape == "lines" and len(values) * 2 <= len(records):
+        if looks_like_document(head):
+            return "one JSON document spread over lines, not JSON Lines"
         if first_line.count(",") >= 1 and not first_line.startswith(("{", "[", '"')):
             return f"CSV text (first line {first_line!r}), not JSON"
         if "\t" in first_line and not first_line.startswith(("{", "[")):
