@@ -115,7 +115,7 @@ def test_a_gzip_bomb_is_refused_by_its_ratio_early(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="max_gzip_ratio") as refused:
         while source.read(1 << 20):
             pass
-    assert "bomb.jsonl.gz" in str(refused.value)
+    assert "bomb.jsonl.gz" in str(refused.value) and refused.value.bound == "max_gzip_ratio"
     assert main(["exec", str(path), "--limit", "gzip_ratio_after_bytes=1048576"]) == 2
 
 

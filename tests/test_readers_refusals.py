@@ -69,8 +69,10 @@ def test_bad_records_past_the_judged_window_are_bad_input(tmp_path: Path) -> Non
 def test_a_json_list_element_kind_is_described() -> None:
     records = [Record(1, "item 1", FINQA_ITEM)]
     assert describe("list", records) == "a JSON array of FinQA dataset items (with qa)"
-    with pytest.raises(InputError, match="swapped"):
+    with pytest.raises(InputError, match="swapped") as refused:
         judge("gold.json", "list", records, PREDICTIONS)
+    assert (refused.value.source, refused.value.seen, refused.value.expected) == (
+        "gold.json", "a JSON array of FinQA dataset items (with qa)", PREDICTIONS.what)
 
 
 def test_a_gzip_of_a_brace_and_spaces_is_refused_by_its_ratio(tmp_path: Path,

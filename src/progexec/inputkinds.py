@@ -151,7 +151,8 @@ def judge(name: str, shape: str, window: list[Record], wanted: Wanted, head: str
     seen = describe(shape, window, head)
     hint = next((f"; {text}" for words, text in wanted.misplaced if words in seen), "")
     if shape not in wanted.shapes:
-        raise InputError(f"{name}: this is {seen}; expected {wanted.what}{hint}")
+        raise InputError(f"{name}: this is {seen}; expected {wanted.what}{hint}", source=name, seen=seen,
+                         expected=wanted.what)
     if not window:
         return
     bad = [record for record in window if record.error is not None or not wanted.usable(record.value)]
@@ -160,7 +161,7 @@ def judge(name: str, shape: str, window: list[Record], wanted: Wanted, head: str
         detail = f", e.g. {example}" if example and "not JSON" not in seen else ""
         raise InputError(f"{name}: this is {seen}; expected {wanted.what}{hint} ({len(bad)} of the first {len(window)} "
                          f"records cannot be used{detail}; an input where most records cannot be used is refused, "
-                         "not read as a stream of bad_input)")
+                         "not read as a stream of bad_input)", source=name, seen=seen, expected=wanted.what)
 
 
 def judged(name: str, shape: str, records: Iterable[Record], wanted: Wanted | None,

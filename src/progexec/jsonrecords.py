@@ -319,7 +319,7 @@ def read_document(source: TextSource, limits: Limits | None = None) -> Record:
         if size > bound:
             raise InputError(f"{source.name}: one JSON document over {bound} characters (max_line_chars): a "
                              "document is read whole, so it is bounded like one record; write JSON Lines or a "
-                             "JSON list instead")
+                             "JSON list instead", source=source.name, bound="max_line_chars")
         parts.append(chunk)
     return decode("".join(parts), 1, "the document")
 

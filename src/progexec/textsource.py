@@ -27,7 +27,14 @@ _OTHER_COMPRESSIONS = ((b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x
 
 
 class InputError(ProgexecError, ValueError):
-    """An input that cannot be read as a whole (missing, unknown format, over a size bound); exit 2."""
+    """An input that cannot be read as a whole (missing, of a kind the command does not read, over a bound);
+    exit 2. Besides its one-line message it carries where and why as attributes: ``source`` (the file),
+    ``seen`` (what the input is), ``expected`` (what was wanted), ``bound`` (the ``Limits`` field reached)."""
+
+    def __init__(self, message: str, *, source: str | None = None, seen: str | None = None,
+                 expected: str | None = None, bound: str | None = None) -> None:
+        super().__init__(message)
+        self.source, self.seen, self.expected, self.bound = source, seen, expected, bound
 
 
 class _CompressedCounter(io.RawIOBase):
@@ -62,12 +69,13 @@ class _BoundedReader(io.RawIOBase):
         self.count += len(data)
         if self.count > self.limits.max_input_bytes:
             raise InputError(f"{self.name}: more than {self.limits.max_input_bytes} bytes after decompression "
-                             "(max_input_bytes); refused (a compressed file that expands without bound?)")
+                             "(max_input_bytes); refused (a compressed file that expands without bound?)",
+                             source=self.name, bound="max_input_bytes")
         if self.compressed is not None and self.count > self.limits.gzip_ratio_after_bytes \
                 and self.count > self.limits.max_gzip_ratio * max(self.compressed.count, 1):
             raise InputError(f"{self.name}: gzip data expanding more than {self.limits.max_gzip_ratio} times "
                              f"({self.count} bytes from {self.compressed.count}; max_gzip_ratio); refused "
-                             "as a decompression bomb")
+                             "as a decompression bomb", source=self.name, bound="max_gzip_ratio")
         buffer[:len(data)] = data
         return len(data)
 
@@ -83,7 +91,7 @@ class TextSource:
                 if binary is not sys.stdin.buffer:
                     binary.close()
                 raise InputError(f"{name}: {kind}-compressed data; progexec reads plain or gzip-compressed "
-                                 "JSON / JSON Lines")
+                                 "JSON / JSON Lines", source=name, seen=f"{kind}-compressed data")
         raw: IO[bytes] = binary
         compressed: _CompressedCounter | None = None
         self.compressed = head[:2] == b"\x1f\x8b"
