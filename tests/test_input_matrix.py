@@ -220,10 +220,10 @@ def test_meta_is_the_same_wherever_the_output_goes(tmp_path: Path) -> None:
     source = tmp_path / "in.jsonl"
     source.write_text(_jsonl(COMMANDS[0].good), encoding="utf-8")
     documents = []
-    for name in ("one", "two"):
+    for name, jobs in (("one", "1"), ("two", "2")):
         summary = tmp_path / name / "summary.json"
         assert main(["exec", str(source), "--quiet", "--out", str(tmp_path / name / "out.jsonl"),
-                     f"--summary={summary}"]) == 0
+                     f"--summary={summary}", "--jobs", jobs]) == 0
         documents.append(summary.read_bytes())
     assert documents[0] == documents[1] and b"--out" not in documents[0]
 
@@ -242,3 +242,16 @@ def test_two_processes_give_the_serial_output(name: str, tmp_path: Path, capsys:
         outputs.append(written.read_bytes())
     capsys.readouterr()
     assert outputs[0] == outputs[1]
+
+
+def test_score_items_end_with_a_summary_record_carrying_meta(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    command = next(entry for entry in COMMANDS if entry.name == "score")
+    source = tmp_path / "pred.jsonl"
+    source.write_text(_jsonl(command.good), encoding="utf-8")
+    items = tmp_path / "items.jsonl"
+    assert main(command.argv(str(source), tmp_path) + ["--items", str(items)]) == 0
+    capsys.readouterr()
+    lines = _lines(items)
+    assert [line["status"] for line in lines] == ["scored"] * 3 + ["summary"]
+    assert lines[-1]["format_version"] == 2 and "limits" in lines[-1]["meta"] and lines[-1]["scored"] == 3

@@ -120,13 +120,16 @@ def progress_for(args: argparse.Namespace, total: int | None, label: str) -> Pro
     return Progress(total, label, False if getattr(args, "no_progress", False) else None)
 
 
-OUTPUT_OPTIONS = ("--out", "--items", "--summary", "--junit")
-"""Options naming where output goes: left out of ``meta.arguments``, so that two runs writing to different
-places give the same bytes."""
+OUTPUT_OPTIONS = ("--out", "--items", "--summary", "--junit", "--jobs", "-j", "--engine", "--ray-address",
+                  "--chunk-size")
+"""Options (with a value) that say where output goes or how the work is spread, never what it gives: left out
+of ``meta.arguments``, so that two runs writing elsewhere or on more processes give the same bytes."""
+QUIET_FLAGS = ("--no-progress", "--progress", "--quiet", "--debug")
+"""Flags that change nothing in a JSON output, left out of ``meta.arguments`` too."""
 
 
 def reproducible_arguments(argv: Sequence[str] | None) -> list[str] | None:
-    """The command line without the output options and their values."""
+    """The command line less :data:`OUTPUT_OPTIONS` (and their values) and :data:`QUIET_FLAGS`."""
     if argv is None:
         return None
     kept: list[str] = []
@@ -136,7 +139,7 @@ def reproducible_arguments(argv: Sequence[str] | None) -> list[str] | None:
             skip = False
         elif word in OUTPUT_OPTIONS:
             skip = True
-        elif not word.startswith(tuple(f"{option}=" for option in OUTPUT_OPTIONS)):
+        elif word not in QUIET_FLAGS and not word.startswith(tuple(f"{option}=" for option in OUTPUT_OPTIONS)):
             kept.append(word)
     return kept
 
