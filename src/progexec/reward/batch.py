@@ -12,6 +12,7 @@ order gives the serial output byte for byte.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,6 +22,8 @@ from ..records import dumps
 from .core import score_completion
 from .gold import GoldRecordError, parse_policy
 from .model import Policy, RewardResult, RewardStatus, make_result, DEFAULT_POLICY
+
+_LARGEST_FLOAT_INT = int(sys.float_info.max)
 
 OUTPUT_KEYS = ("id", "line", "score", "correct", "format_ok", "extracted", "value", "status", "reason", "policy")
 """The keys of every output line, in order."""
@@ -37,7 +40,8 @@ def score_item(item: object, line: int, default_policy: Policy | None = None) ->
         return _bad(None, line, f"line {line} {unreadable}", default_policy)
     item_id = item.get("id")
     if not _usable_id(item_id):
-        return _bad(None, line, f"line {line}: id must be a string, a finite number or null", default_policy)
+        return _bad(None, line, f"line {line}: id must be a string, a number of magnitude at most 1.8e308, "
+                    "or null", default_policy)
     completion, gold = item.get("completion"), item.get("gold")
     if not isinstance(completion, str):
         return _bad(item_id, line, f"line {line}: completion must be a string, got {type(completion).__name__}",
@@ -62,7 +66,9 @@ def _usable_id(item_id: object) -> bool:
         return True
     if isinstance(item_id, bool) or not isinstance(item_id, (int, float)):
         return False
-    return isinstance(item_id, int) or math.isfinite(item_id)  # every int is finite (even past 1e308)
+    if isinstance(item_id, int):  # an integer id past the largest float (1.8e308) is as unusable as 1e309
+        return abs(item_id) <= _LARGEST_FLOAT_INT
+    return math.isfinite(item_id)
 
 
 def score_record(record: Record, default_policy: Policy | None = None) -> dict[str, Any]:
