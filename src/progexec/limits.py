@@ -47,9 +47,16 @@ class Limits:
     max_steps: int = _bound(10_000, "most steps one program may have; more is limit_exceeded")
     max_literal_chars: int = _bound(400, "longest literal or table cell read as a number; longer is limit_exceeded")
     max_line_chars: int = _bound(
-        5_000_000, "longest input record (a JSON Lines line or one element of a JSON list); longer is bad_input")
+        5_000_000, "longest input record (a JSON Lines line, one element of a JSON list, or a JSON document read "
+                   "whole, such as a {key: [records]} prediction file); a longer record is bad_input, a longer "
+                   "document is refused")
     max_input_bytes: int = _bound(
         8 * 2**30, "most bytes read from one input after decompression (a gzip bomb is refused past it)")
+    max_gzip_ratio: int = _bound(
+        100, "most bytes of text a gzip input may expand to per compressed byte, once past gzip_ratio_after_bytes "
+             "(real data: about 4); a higher ratio is refused before the work (a few MB cannot become minutes)")
+    gzip_ratio_after_bytes: int = _bound(
+        8 * 2**20, "decompressed bytes read before max_gzip_ratio is enforced (small files may compress better)")
     max_exact_bits: int = _bound(
         20_000, "largest numerator/denominator (bits) the exact oracle holds; beyond it, intervals")
     max_exact_work: int = _bound(

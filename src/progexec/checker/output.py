@@ -11,9 +11,8 @@ from typing import Any
 from .check import CheckReport, Counterexample
 from .divergence import Divergence
 from .report import JUnit, class_lines, dumps, families_json, family_lines, fault_lines, unanswered_note
+from ..records import FORMAT_VERSION  # the one version of every output (its change log is there)
 
-FORMAT_VERSION = 1
-"""Version of the ``--json`` object; raised when a field changes meaning or disappears."""
 
 
 def as_json(report: CheckReport, allow_sign_of_zero: bool = False) -> dict[str, Any]:

@@ -8,16 +8,17 @@ a ``--python`` function that cannot be imported).
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 from pathlib import Path
+from typing import Any
 
 from ..checker.engine import DEFAULT_TIMEOUT, IsolationUnavailable, StartError, command_port
 from ..checker.evaluator.cases import SUITES
 from ..checker.evaluator.check import DEFAULT_CHUNK, ChildEvaluator, EvalReport, run_evaluator_check
-from ..checker.evaluator.output import as_junit, as_text, dumps_json
+from ..checker.evaluator.output import as_json, as_junit, as_text
 from ..checker.evaluator.protocol import Protocol
-from ..meta import run_meta
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options, json_document
 
 NAME = "check-evaluator"
 HELP = "check a FinQA evaluator port (an external program or a Python function) against the official answers"
@@ -106,6 +107,11 @@ def _emit(report: EvalReport, args: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"cannot write {args.junit}: {error}") from None
     code = EXIT_OK if report.passed(args.strict) else EXIT_DIVERGENCE
-    text = dumps_json(report, args.strict, run_meta([], args.argv)) if args.json else as_text(report, args.strict)
-    print(text)  # main() guards stdout
+    print(_json(report, args) if args.json else as_text(report, args.strict))  # main() guards stdout
     return code
+
+
+def _json(report: Any, args: argparse.Namespace) -> str:
+    """The ``--json`` document: ``format_version`` (the one of :mod:`progexec.records`), ``meta``, the report."""
+    body = {key: value for key, value in as_json(report, args.strict).items() if key != "format_version"}
+    return json.dumps(json_document(args, [], body), indent=2, ensure_ascii=False)

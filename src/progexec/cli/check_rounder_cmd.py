@@ -7,6 +7,7 @@ function that cannot be imported, a command that cannot be started).
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 from pathlib import Path
 from typing import Any
@@ -15,13 +16,12 @@ from ..checker.cases import DEFAULT_CASES, DigitsPlan
 from ..checker.check import Answerer, CheckReport, run_check
 from ..checker.engine import IsolationUnavailable, StartError, command_port
 from ..checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
-from ..checker.output import as_junit, as_text, dumps_json
+from ..checker.output import as_json, as_junit, as_text
 from ..errors import ProgexecError
-from ..meta import run_meta
 from ..parallel import Engine, ParallelOptions
 from ..parallel_check import run_check_parallel, spec_from_args
 from .parallel_args import add_parallel_arguments, parallel_options
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options, json_document
 
 NAME = "check-rounder"
 HELP = "check a rounder (a Python function or an external program) against CPython round, bit for bit"
@@ -148,7 +148,11 @@ def _emit(report: CheckReport, args: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"cannot write {args.junit}: {error}") from None
     code = EXIT_OK if report.passed(args.allow_sign_of_zero) else EXIT_DIVERGENCE
-    text = (dumps_json(report, args.allow_sign_of_zero, run_meta([], args.argv)) if args.json
-            else as_text(report, args.allow_sign_of_zero))
-    print(text)  # main() guards stdout
+    print(_json(report, args) if args.json else as_text(report, args.allow_sign_of_zero))  # main() guards stdout
     return code
+
+
+def _json(report: Any, args: argparse.Namespace) -> str:
+    """The ``--json`` document: ``format_version`` (the one of :mod:`progexec.records`), ``meta``, the report."""
+    body = {key: value for key, value in as_json(report, args.allow_sign_of_zero).items() if key != "format_version"}
+    return json.dumps(json_document(args, [], body), indent=2, ensure_ascii=False)

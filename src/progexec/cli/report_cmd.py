@@ -13,8 +13,10 @@ from ..readers import InputError
 from ..report import build_report
 from ..report import html_report, json_report, markdown
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
-from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, progress_for, verdict
+from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, json_document, limits_from,
+                     progress_for, verdict)
 from .exec_cmd import stream_items
+from .parallel_args import add_parallel_arguments, parallel_options
 
 NAME = "report"
 HELP = "classify every program against the exact oracle and the named rounders; write JSON, Markdown, HTML"
@@ -30,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     add_dialect_argument(parser, "every program")
     add_batch_options(parser)
+    add_parallel_arguments(parser)
 
 
 def _source(paths: list[str]) -> str:
@@ -54,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     progress = progress_for(args, None, "report")
     with using(limits):
         try:
-            report = build_report(items, _source(args.inputs), progress.update, limits)
+            report = build_report(items, _source(args.inputs), progress.update, limits, parallel_options(args))
         except InputError as error:
             raise UsageError(str(error)) from None
         finally:
@@ -73,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"report: the per-item clock (item_time_limit) stopped {clock} items: they are reported as "
               "limit_exceeded, so every count is a lower bound that depends on the machine", file=sys.stderr)
     if args.json:
-        print(json.dumps(summary, sort_keys=True))
+        print(json.dumps(json_document(args, sources, summary), sort_keys=True))
     else:
         divergent = ", ".join(f"{name} {count}" for name, count in summary["divergent"].items())
         print(f"report: {summary['programs']} programs; divergent from the official answer: {divergent}; "

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..limits import using
-from ..meta import run_meta
 from ..report.score_report import write_score_report
 from ..score.results import GoldItem, Prediction
 from ..records import dumps, json_value
@@ -25,8 +24,8 @@ from ..score.scoring import check_inputs
 from .parallel_args import add_parallel_arguments, parallel_options
 from .dataset_score import dataset_dialect, run_dataset_score
 from .dialect_args import add_dialect_argument
-from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output,
-                     progress_for, suggestion, verdict)
+from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, command_meta, limits_from,
+                     open_output, progress_for, suggestion, verdict)
 
 NAME = "score"
 HELP = "score predictions against gold: official execution/program accuracy and peer scorers"
@@ -87,8 +86,9 @@ def report_record(report: ScoreReport, compare: bool, meta: dict[str, Any] | Non
     return record
 
 
-def item_records(report: ScoreReport) -> list[dict[str, Any]]:
-    """One record per scored item, then one per prediction not in the gold and per gold item without a prediction."""
+def item_records(report: ScoreReport, meta: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """One record per scored item, then one per prediction not in the gold and per gold item without a prediction,
+    then (with ``meta``) one ``status: summary`` record carrying ``format_version`` and ``meta``."""
     records: list[dict[str, Any]] = []
     for item in report.items:
         records.append({
@@ -104,6 +104,10 @@ def item_records(report: ScoreReport) -> list[dict[str, Any]]:
         })
     records.extend({"id": item_id, "status": "not_in_gold"} for item_id in report.unknown_ids)
     records.extend({"id": item_id, "status": "no_prediction"} for item_id in report.missing_ids)
+    if meta is not None:  # the lines are typed by status, so the format allows one summary record
+        records.append({"status": "summary", "format_version": FORMAT_VERSION, "meta": meta, "n": report.n,
+                        "scored": len(report.items), "not_in_gold": len(report.unknown_ids),
+                        "no_prediction": len(report.missing_ids)})
     return records
 
 
@@ -174,13 +178,13 @@ def run(args: argparse.Namespace) -> int:
                                        parallel_options(args), limits)
         finally:
             progress.close()
-    meta = run_meta([args.gold, args.pred], args.argv, limits)
+    meta = command_meta(args, [args.gold, args.pred])
     if args.out:
-        _write_out_dir(Path(args.out), report, gold, predictions, report_record(report, True, meta))
+        _write_out_dir(Path(args.out), report, gold, predictions, report_record(report, True, meta), meta)
     if args.items:
         out = open_output(args.items)
         try:
-            for record in item_records(report):
+            for record in item_records(report, meta):
                 out.write(dumps(record) + "\n")
         finally:
             if out is not sys.stdout:
@@ -203,14 +207,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_out_dir(out: Path, report: ScoreReport, gold: list[GoldItem], predictions: list[Prediction],
-                   record: dict[str, Any]) -> None:
+                   record: dict[str, Any], meta: dict[str, Any] | None = None) -> None:
     """``--out DIR``: score.json, items.jsonl, score.md and score.html, all from the one report model."""
     try:
         out.mkdir(parents=True, exist_ok=True)
         (out / "score.json").write_text(json.dumps(record, indent=1, ensure_ascii=False, allow_nan=False) + "\n",
                                         encoding="utf-8", newline="\n")
         with open(out / "items.jsonl", "w", encoding="utf-8", newline="\n") as handle:
-            for line in item_records(report):
+            for line in item_records(report, meta):
                 handle.write(dumps(line) + "\n")
         write_score_report(report, gold, out, predictions)
     except OSError as error:

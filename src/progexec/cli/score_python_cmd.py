@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 
+from ..inputkinds import MATHQA_PYTHON_GOLD, MATHQA_PYTHON_PREDICTIONS
 from ..mathqa.sandbox import IsolationUnavailable, SandboxLimits, default_jobs, require_isolation
 from ..mathqa.score_python import DEFAULT_REL_TOL, ItemKind, SnippetInputError, gold_items, predictions, read_records, score
-from .common import EXIT_OK, UsageError, add_batch_options, progress_for
+from ..records import dumps
+from .common import EXIT_OK, UsageError, add_batch_options, json_document, progress_for
 
 NAME = "score-python"
 HELP = ("run predicted MathQA-Python snippets ({id, code}) in a bubblewrap sandbox, one process each, and score "
@@ -39,8 +39,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.rel_tol >= 0 or args.timeout <= 0 or args.memory_mb <= 0 or args.jobs <= 0:
         raise UsageError("--rel-tol must be >= 0 and --timeout, --memory-mb, --jobs positive")
     try:
-        gold = gold_items(read_records(Path(args.gold)))
-        predicted = predictions(read_records(Path(args.pred)))
+        gold = gold_items(read_records(args.gold, MATHQA_PYTHON_GOLD))
+        predicted = predictions(read_records(args.pred, MATHQA_PYTHON_PREDICTIONS))
     except SnippetInputError as error:
         raise UsageError(str(error)) from None
     if not any(item.problem is not ItemKind.BAD_INPUT for item in gold):
@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     if args.json:
-        print(json.dumps(result.record(), ensure_ascii=False, allow_nan=False))
+        body = {key: value for key, value in result.record().items() if key != "format_version"}
+        print(dumps(json_document(args, [args.gold, args.pred], body)))
     else:
         print(f"score-python: {result.correct}/{result.n} correct, accuracy {result.accuracy:.4f} "
               f"(rel_tol {result.rel_tol:g}; isolation: {result.isolation})")

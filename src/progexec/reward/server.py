@@ -19,7 +19,9 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from ..jsonrecords import decode_marked
 from ..limits import DEFAULT_LIMITS, current
+from ..textsource import InputError
 from .batch import score_item
 from .gold import GoldRecordError, parse_policy
 from .model import Policy
@@ -114,10 +116,10 @@ class RewardHandler(BaseHTTPRequestHandler):
 
     def _read_json(self) -> Any:
         data = self.rfile.read(self._length())
-        try:
-            return json.loads(data)
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
-            raise _Refusal(HTTPStatus.BAD_REQUEST, f"the body is not JSON ({error})") from None
+        try:  # the readers' decoding: a huge integer or a lone surrogate makes only its item bad_input
+            return decode_marked(data)
+        except InputError as error:
+            raise _Refusal(HTTPStatus.BAD_REQUEST, str(error)) from None
 
     def _discard_body(self) -> None:
         try:

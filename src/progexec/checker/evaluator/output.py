@@ -11,9 +11,8 @@ from typing import Any
 from ..report import JUnit, class_lines, dumps, families_json, family_lines, fault_lines, unanswered_note
 from .check import EvalCounterexample, EvalReport, describe
 from .classes import EvalDivergence
+from ...records import FORMAT_VERSION  # the one version of every output (its change log is there)
 
-FORMAT_VERSION = 1
-"""Version of the ``--json`` object; raised when a field changes meaning or disappears."""
 
 
 def as_json(report: EvalReport, strict: bool = False) -> dict[str, Any]:
