@@ -67,7 +67,7 @@ def test_a_port_that_dies_at_start_shows_its_stderr_and_exit_status(
     assert fault["exit_status"] == "exit code 1"
     assert fault["case"]  # the first case: the one it was asked and never answered
     report = json.loads(out)
-    assert report["meta"]["arguments"] == [command, "--no-progress", "--cmd", port, "--cases", "50", "--json"]
+    assert report["meta"]["arguments"] == [command, "--cmd", port, "--cases", "50", "--json"]  # no progress flag
     assert report["unanswered"] == report["divergent"] == 50
     no_examples = report["counterexamples"] == ([] if command == "check-rounder" else {})
     assert no_examples  # unanswered cases are not counterexamples: the fault above says what happened
