@@ -36,7 +36,7 @@ def span(completion: str) -> str | None:
     if len(boxed) > 1:
         return None
     if boxed:
-        return boxed.pop().strip()
+        return str(boxed.pop()).strip()
     marked = [match.group(1).strip() for match in _MARKED.finditer(completion)]
     if marked:
         return marked[-1].rstrip(".")
