@@ -81,6 +81,16 @@ def tables(results: list[tuple[str, RewardReport]], cases: int) -> str:
         lines.append(f"| `{form.name}` | {'reward' if form.correct else 'no reward'} | " + " | ".join(cells) + " |")
     lines += [""] + [f"({index + 1}) {label}" + ("  " if index + 1 < len(results) else "")
                      for index, (label, _) in enumerate(results)]
+    lines += ["", "The simplest example of each class found, per function (completion's end; gold; what came back):", ""]
+    for label, report in results:
+        for kind in ORDER:
+            for finding in report.simplest(kind.value, 1):
+                text = finding.case.completion
+                shown = text[-90:].replace("\n", "\\n").replace("|", "\\|")
+                size = f" ({len(text):,} characters)" if len(text) > 90 else ""
+                probe = f", {finding.probe}: {finding.probe_got.describe()}" if finding.probe_got else ""
+                lines.append(f"- {label}, `{kind.value}` on `{finding.case.form}`: `{shown}`{size}; gold "
+                             f"`{finding.case.gold.get('answer')}`; got {finding.got.describe()}{probe}"[:400])
     return "\n".join(lines)
 
 

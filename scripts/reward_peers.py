@@ -50,7 +50,7 @@ def _truth(gold: dict[str, Any]) -> str:
 
 
 def math_verify_reward(completion: str, gold: dict[str, Any]) -> float:
-    from math_verify import parse, verify
+    from math_verify import parse, verify  # type: ignore[import-not-found]
     return float(verify(parse(_truth(gold)), parse(completion)))
 
 

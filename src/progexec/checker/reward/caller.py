@@ -151,6 +151,9 @@ class RewardCaller:
         if "error" in answer:
             return [Outcome(Kind.CRASH, detail=str(answer.get("detail") or answer["error"])[:300])] * len(cases)
         if self.per_case:
+            if answer.get("id") != cases[0].id:
+                return [Outcome(Kind.BAD, detail=f"the answer carries id {str(answer.get('id'))[:40]!r}, "
+                                                 f"not {cases[0].id!r} (answers out of order)")]
             return [_reward(answer.get("reward", {"bad": "no reward key"}))]
         rewards = answer.get("rewards")
         if not isinstance(rewards, list) or len(rewards) != len(cases):
@@ -181,7 +184,7 @@ class RewardCaller:
             for group, answer in zip(pending, answers):
                 if isinstance(answer, Fault):
                     hang = "no progress" in answer.detail
-                    self.hangs += hang
+                    self.hangs += hang and len(group) == 1  # a batch that hung is retried case by case
                     results.append([Outcome(Kind.HANG if hang else Kind.CRASH, detail=answer.detail[:300])]
                                    * len(group))
                     self.exchange.kill()
