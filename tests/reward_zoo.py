@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import signal
 import time
@@ -182,6 +183,20 @@ def long_input_hang_reward(completion: str, gold: dict[str, Any]) -> float:
     """Hangs on a long completion (as a backtracking pattern does)."""
     while len(completion) > 50_000:
         time.sleep(0.05)
+    return judge(completion, gold)
+
+
+def table_reward(completion: str, gold: dict[str, Any]) -> float:
+    """Reads the gold's table unconditionally: a KeyError for a record without one (every MathQA record)."""
+    if not gold["table"]:
+        return 0.0
+    return judge(completion, gold)
+
+
+def exit_reward(completion: str, gold: dict[str, Any]) -> float:
+    """Ends its process on an empty completion (``os._exit``), as a native crash would."""
+    if not completion:
+        os._exit(3)
     return judge(completion, gold)
 
 

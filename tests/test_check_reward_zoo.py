@@ -126,3 +126,18 @@ def test_a_string_reward_is_a_bad_return() -> None:
     assert report.by_class[RewardClass.BAD_RETURN.value] == 60
     assert "str: '1'" in {finding.got.detail for found in report.examples["bad_return"].values() for finding in [found]}
     assert report.passed()  # bad_return is not in the default --fail-on
+
+
+def test_an_exception_is_a_crash_on_the_forms_that_raise_it() -> None:
+    report = check("tests.reward_zoo:table_reward", cases=80, forms=["option_letter", "decimal"], probes=())
+    assert report.forms["option_letter"].classes["crash"] == report.forms["option_letter"].cases > 0
+    for finding in report.examples["crash"].values():  # only records without a table (every MathQA one)
+        assert "table" not in finding.case.gold and "KeyError" in finding.got.detail
+    assert not report.passed()
+
+
+def test_a_process_that_dies_is_a_crash_and_the_run_goes_on() -> None:
+    report = check("tests.reward_zoo:exit_reward", cases=60, forms=["empty", "decimal"], probes=())
+    assert forms_with(report, RewardClass.CRASH) == {"empty"}
+    assert report.forms["decimal"].cases == report.cases - report.forms["empty"].cases
+    assert not report.not_run

@@ -32,6 +32,8 @@ DEFAULT_BATCH = 32
 DEFAULT_TIMEOUT = 10.0
 MAX_HANGS = 3
 # bound: MAX_HANGS = 3 — hangs (killed calls) after which the remaining cases are not run
+MAX_DEATHS = 20
+# bound: MAX_DEATHS = 20 — times the function's process may die before the remaining cases are not run
 MAX_ANSWER_LINE = 1 << 20
 # bound: MAX_ANSWER_LINE = 1 MiB — one answer line (a batch's rewards and descriptions) from the child
 PROMPT = "Question: answer from the table and text above.\nResponse: "
@@ -98,6 +100,7 @@ class RewardCaller:
         self.exchange = ChildExchange(self.argv, timeout=timeout, chunk=1 << 30, max_line=MAX_ANSWER_LINE,
                                       max_restarts=1 << 30, stall=timeout, ready=None if per_case else READY)
         self.hangs = 0
+        self.deaths = 0
         self.notes: list[str] = []
 
     @classmethod
@@ -129,7 +132,7 @@ class RewardCaller:
 
     @property
     def gave_up(self) -> bool:
-        return self.hangs >= self.max_hangs
+        return self.hangs >= self.max_hangs or self.deaths >= MAX_DEATHS
 
     # -- requests and answers ------------------------------------------------------------------------
     def _line(self, number: int, cases: Sequence[RewardCase]) -> bytes:
@@ -175,7 +178,8 @@ class RewardCaller:
         results: list[list[Outcome]] = []
         while len(results) < len(groups):
             if self.gave_up:
-                detail = f"not run: the function hung {self.hangs} times"
+                detail = f"not run: the function hung {self.hangs} times" if self.hangs >= self.max_hangs \
+                    else f"not run: the function's process died {self.deaths} times"
                 results += [[Outcome(Kind.NOT_RUN, detail=detail)] * len(group) for group in groups[len(results):]]
                 break
             pending = groups[len(results):]
@@ -185,6 +189,7 @@ class RewardCaller:
                 if isinstance(answer, Fault):
                     hang = "no progress" in answer.detail
                     self.hangs += hang and len(group) == 1  # a batch that hung is retried case by case
+                    self.deaths += not hang and len(group) == 1
                     results.append([Outcome(Kind.HANG if hang else Kind.CRASH, detail=answer.detail[:300])]
                                    * len(group))
                     self.exchange.kill()
