@@ -70,6 +70,13 @@ def amount(value: float, places: int, scale: float = 1.0, commas: bool = False) 
     return "-" + text if value < 0 and text.strip("0.,") else text
 
 
+def figure(number: float) -> str:
+    """A table figure as a person writes it: ``4087587``, ``3.8``, never an exponent."""
+    if number == int(number) and abs(number) < 1e15:
+        return str(int(number))
+    return f"{number:.6f}".rstrip("0").rstrip(".")
+
+
 def _places(rng: random.Random) -> int:
     return rng.randint(2, 5)
 
@@ -79,7 +86,7 @@ def _preamble(gold: Gold, rng: random.Random) -> str:
     if len(numbers) < 2:
         return "Let me work through the figures step by step.\n"
     first, second = rng.sample(numbers, 2)
-    return f"From the table, the relevant figures are {first:g} and {second:g}.\nComputing from these:\n"
+    return f"From the table, the relevant figures are {figure(first)} and {figure(second)}.\nComputing from these:\n"
 
 
 def _wrong_value(gold: float, rng: random.Random) -> float:
@@ -218,7 +225,7 @@ def _several(gold: Gold, rng: random.Random) -> str:
 
 
 def _table_numbers(gold: Gold, rng: random.Random) -> Optional[str]:
-    numbers = [f"{number:g}" for number in gold.table_numbers]
+    numbers = [figure(number) for number in gold.table_numbers]
     if len(numbers) < 2:
         return None
     numbers.insert(rng.randrange(len(numbers) + 1), amount(float(gold.value), 4))
@@ -249,7 +256,7 @@ def _empty(gold: Gold, rng: random.Random) -> str:
 
 
 def _huge(gold: Gold, rng: random.Random) -> str:
-    words = [f"{number:g}" for number in gold.table_numbers] + [amount(float(gold.value), 4)]
+    words = [figure(number) for number in gold.table_numbers] + [amount(float(gold.value), 4)]
     piece = " ".join(words) + " "
     text = piece * (HUGE_CHARS // len(piece) + 1)
     return text[:HUGE_CHARS - len(piece)] + "\n" + amount(float(gold.value), 4)
