@@ -27,7 +27,6 @@ from .suite import RewardCase
 
 SIGNATURES = ("verl", "verl-batch", "trl", "openrlhf", "plain")
 BATCHED = frozenset({"verl-batch", "trl", "openrlhf", "url"})
-MODES = ("main", "thread", "pool")
 DEFAULT_BATCH = 32
 DEFAULT_TIMEOUT = 10.0
 MAX_HANGS = 3

@@ -7,7 +7,7 @@ from typing import Any, Optional
 from xml.etree import ElementTree
 
 from .check import Finding, RewardReport
-from .classes import ORDER, RewardClass
+from .classes import ORDER
 from .forms import FORMS_BY_NAME
 
 FORMAT_VERSION = 1
@@ -130,7 +130,3 @@ def as_junit(report: RewardReport) -> str:
     suite.set("errors", "0")
     ElementTree.indent(suite)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suite, encoding="unicode") + "\n"
-
-
-def class_names() -> list[str]:
-    return [kind.value for kind in RewardClass]
