@@ -46,3 +46,12 @@ def test_the_zoo_table_names_real_functions() -> None:
     for row in table:
         assert callable(getattr(reward_zoo, row[0].strip("`")))
         assert re.search(r"`(false_positive|false_negative|thread_dependent|nondeterministic|hang|bad_return)`", row[2])
+
+
+def test_the_python_example_runs_and_says_what_the_doc_says() -> None:
+    block = section("## From Python\n\n```python\n", "```\n\n(`tests/test_check_reward_docs.py`")
+    last = block.strip().splitlines()[-1]
+    expression, _, shown = last.partition("#")
+    namespace: dict[str, object] = {}
+    exec(block, namespace)  # the doc's own code, then its last line's value against its comment
+    assert repr(eval(expression, namespace)) == shown.strip()
