@@ -39,6 +39,7 @@ OWN = [
     ("progexec `integrations.verl.compute_score_batch`", "progexec.integrations.verl:compute_score_batch",
      "verl-batch"),
     ("progexec `integrations.openrlhf.reward_func`", "progexec.integrations.openrlhf:reward_func", "openrlhf"),
+    ("progexec `integrations.trl.ProgexecReward()`", "reward_peers:progexec_trl", "trl"),
 ]
 
 

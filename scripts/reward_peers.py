@@ -10,6 +10,7 @@ as text (``str(exe_ans)``, as verl rows carry it):
   (strict ``#### N``, compared as text);
 * ``verl_math``: verl's ``utils/reward_score/math_reward.py`` ``compute_score`` (the last ``\\boxed{}``,
   Hendrycks MATH string equivalence);
+* ``progexec_trl``: progexec's own TRL reward, an instance of ``ProgexecReward`` as TRL holds it;
 * ``verl_prime_math``: verl's ``utils/reward_score/prime_math`` ``compute_score``; verl's
   ``default_compute_score`` takes the first element of the tuple it returns as the reward.
 
@@ -47,6 +48,14 @@ def _verl(name: str) -> Any:
 
 def _truth(gold: dict[str, Any]) -> str:
     return str(gold["answer"])
+
+
+def progexec_trl(prompts: list[str], completions: list[str], **columns: Any) -> list[float | None]:
+    """progexec's TRL reward (``ProgexecReward()``), as TRL calls an instance (``--signature trl``)."""
+    from progexec.integrations.trl import ProgexecReward
+    if "trl" not in _LOADED:
+        _LOADED["trl"] = ProgexecReward()
+    return _LOADED["trl"](prompts=prompts, completions=completions, **columns)  # type: ignore[no-any-return]
 
 
 def math_verify_reward(completion: str, gold: dict[str, Any]) -> float:
