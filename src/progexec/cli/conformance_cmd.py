@@ -20,7 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     command = actions.add_parser("export", help="write the suite into DIR", description="write the suite into DIR")
     command.add_argument("directory", metavar="DIR", help="output directory (created if missing)")
-    command.add_argument("--suite", choices=sorted(SUITES), default="all", help="which suite (default all)")
+    command.add_argument("--suite", choices=sorted(SUITES) + ["reward"], default="all",
+                         help="which suite (default all; reward: check-reward's cases, reward.jsonl)")
     command.add_argument("--cases", type=int, metavar="N", help="number of cases (default: the whole suite)")
     command.add_argument("--seed", type=int, default=0, metavar="S", help="suite seed (default 0)")
 
@@ -29,7 +30,11 @@ def run(args: argparse.Namespace) -> int:
     if args.cases is not None and args.cases < 1:
         raise UsageError("--cases must be at least 1")
     try:
-        counts = export(Path(args.directory), args.suite, args.cases, args.seed)
+        if args.suite == "reward":
+            from ..checker.reward.suite import export as export_reward
+            counts = export_reward(Path(args.directory), args.cases, args.seed)
+        else:
+            counts = export(Path(args.directory), args.suite, args.cases, args.seed)
     except OSError as error:
         raise UsageError(f"cannot write {args.directory}: {error}") from None
     for name, count in counts.items():
