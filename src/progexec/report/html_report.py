@@ -8,8 +8,10 @@ per finding kind, the refused programs and the legend; every table sorts and fil
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
+from typing import TextIO
 
 from ..interp.status import STATUS_DESCRIPTIONS, Status
 from ..oracle.classify import ALL_VARIANTS, ROUNDER_FINDING, VARIANT_TITLES, Analysis, FindingKind
@@ -277,3 +279,13 @@ def render(report: Report) -> str:
         "legend": _legend(),
     }
     return ui.fill("report.html", fields)
+
+
+@dataclass(frozen=True, slots=True)
+class HtmlReporter:
+    """report.html."""
+
+    report_type: str = "html"
+
+    def report(self, model: Report, outfile: TextIO) -> None:
+        outfile.write(render(model))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
+from typing import TextIO
 
 from . import interactive as ui
 from .interactive import Cell, Column, Filter, Row
-from .score_views import MEASURES, ScoreViews, measures_of, verdict_of
+from .score_model import ScoreRun
+from .score_views import MEASURES, ScoreViews, measures_of, verdict_of, views
 
 EXAMPLES = 25
 """Item links shown per failure group or disagreement; the items table filters to all of them."""
@@ -198,3 +201,13 @@ def render(data: ScoreViews) -> str:
         "disagreements": _disagreements(data), "coverage": _coverage(data), "items": _items(data),
         "n_items": str(len(data.report.items)), "n_aborts": str(len(data.report.would_abort_ids)),
     })
+
+
+@dataclass(frozen=True, slots=True)
+class HtmlReporter:
+    """score.html: the scoring run as one self-contained page."""
+
+    report_type: str = "html"
+
+    def report(self, model: ScoreRun, outfile: TextIO) -> None:
+        outfile.write(render(views(model.report, model.gold, model.predictions)))
