@@ -130,13 +130,12 @@ class ReportPage:
 
     def __init__(self, report: Report) -> None:
         self.report = report
-        chosen = [a for a in report.analyses if a.findings or a.status is not Status.OK]
-        links = anchors("p", (a.id for a in chosen))
+        chosen = [(index, a) for index, a in enumerate(report.analyses) if a.findings or a.status is not Status.OK]
+        links = anchors("p", (a.id for _, a in chosen))
         self.listed = [Listed(a, link, "" if a.ulps_to_boundary is None else f"{a.ulps_to_boundary:.3g}")
-                       for a, link in zip(chosen, links)]
-        by_position = iter(self.listed)
-        self.links = {index: next(by_position).link for index, a in enumerate(report.analyses)
-                      if a.findings or a.status is not Status.OK}
+                       for (_, a), link in zip(chosen, links)]
+        self.links = {index: link for (index, _), link in zip(chosen, links)}
+        """Index into ``report.analyses`` -> the anchor of its row (the plot's dots link there)."""
         lanes = Counter(lane_of(a) for a in report.analyses)
         self.final, self.per_step_only = lanes[0], lanes[1]
         self.divergent, self.counts, self.gold = report.divergent(), report.finding_counts(), report.gold_summary()
