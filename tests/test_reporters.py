@@ -3,7 +3,7 @@ the Jinja2 templates (escaping, the shared table) and the notebook example of do
 
 from __future__ import annotations
 
-import io
+import dataclasses
 import json
 import os
 import re
@@ -85,6 +85,15 @@ def test_a_bare_score_report_renders_without_program_texts() -> None:
     with_programs, bare = render_html(run), render_html(run.report)
     assert "<dt>gold program</dt>" in with_programs and "<dt>gold program</dt>" not in bare
     assert render_text(run.report).startswith("gold gold.json (")
+
+
+def test_score_page_lists_the_first_25_ids_of_a_coverage_problem() -> None:
+    run = _score_run()
+    missing = [f"gold-{index}" for index in range(30)]
+    html = render_html(ScoreRun(dataclasses.replace(run.report, missing_ids=missing), run.gold, run.predictions))
+    row = html[html.index('<tr id="coverage-missing"'):]
+    cell = row[:row.index("</tr>")].split("<td>")[-1]  # the ids cell (the row's search text has every id)
+    assert cell == ", ".join(missing[:25]) + " … (30 in all; every one is in items.jsonl)</td>"
 
 
 def test_unknown_formats_and_models_are_refused() -> None:

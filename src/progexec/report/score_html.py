@@ -15,10 +15,8 @@ from .score_views import MEASURES, ScoreViews, measures_of, verdict_of, views
 from .templates import Column, Filter, Row, Table, shown
 
 EXAMPLES = 25
-"""Item links shown per failure group or disagreement; the items table filters to all of them."""
-
-COVERAGE_EXAMPLES = 10
-"""Ids shown per coverage problem; every one is in items.jsonl."""
+"""Items shown per failure group, disagreement or coverage problem; the items table filters to all of them
+and items.jsonl lists every one."""
 
 
 def ratio(correct: int | None, n: int) -> str:
@@ -97,7 +95,7 @@ class ScorePage:
                       for row in self.data.disagreements], self._filters())
 
     def coverage(self) -> Table:
-        return Table([Row((row, row.entries[:COVERAGE_EXAMPLES]), f"coverage-{row.key}",
+        return Table([Row((row, row.entries[:EXAMPLES]), f"coverage-{row.key}",
                           text=f"{row.label} {' '.join(row.entries)}") for row in self.data.coverage])
 
     def _details(self, index: int) -> tuple[tuple[str, str], ...]:
