@@ -9,15 +9,17 @@ same bytes on every run.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-import re
 from importlib import resources
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
+
+__all__ = ["Column", "Filter", "Row", "Table", "anchors", "asset", "environment", "number_key", "render", "shown"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 _LOCK = threading.Lock()
