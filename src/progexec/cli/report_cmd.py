@@ -10,8 +10,8 @@ from pathlib import Path
 
 from ..limits import using
 from ..readers import InputError
-from ..report import build_report
-from ..report import html_report, json_report, markdown
+from ..report import build_report, write_html, write_json, write_markdown
+from ..report import json_report, text_report
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
 from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, json_document, limits_from,
                      progress_for, verdict)
@@ -65,9 +65,9 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for name, text in (("report.json", json_report.render(report)), ("report.md", markdown.render(report)),
-                           ("report.html", html_report.render(report))):
-            (out / name).write_text(text, encoding="utf-8", newline="\n")
+        write_json(report, out / "report.json")
+        write_markdown(report, out / "report.md")
+        write_html(report, out / "report.html")
     except OSError as error:
         raise UsageError(f"cannot write the report to {out}: {error}") from None
     summary = json_report.summary(report)
@@ -78,10 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(json_document(args, sources, summary), sort_keys=True))
     else:
-        divergent = ", ".join(f"{name} {count}" for name, count in summary["divergent"].items())
-        print(f"report: {summary['programs']} programs; divergent from the official answer: {divergent}; "
-              f"{summary['programs_with_findings']} programs with findings -> {out}/report.{{json,md,html}}",
-              file=sys.stderr)
+        print(f"{text_report.render(report)} -> {out}/report.{{json,md,html}}", file=sys.stderr)
     if clock:
         verdict(f"report: {clock} items stopped by the clock; the figures are lower bounds", False)
         return EXIT_DIVERGENCE
