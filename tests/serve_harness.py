@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ def environment() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(ROOT / "src"))
 
 
-def start(*options: str, limits: dict[str, object] | None = None) -> Served:
+def start(*options: str, limits: Mapping[str, object] | None = None) -> Served:
     """``progexec serve --port 0 OPTIONS --limit NAME=VALUE...``, once it listens (its banner read)."""
     words = [sys.executable, "-m", "progexec", "serve", "--port", "0", *options]
     for name, value in (limits or {}).items():

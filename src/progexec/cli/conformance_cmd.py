@@ -14,6 +14,8 @@ from .common import EXIT_OK, UsageError
 
 NAME = "conformance"
 HELP = "export the FinQA evaluator conformance suite (JSON Lines and a decTest-style text form) for ports"
+EXIT_CODES = ("exit codes: 0 the files are written, 2 usage error (bad arguments, a directory that cannot be "
+              "written)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -11,7 +11,7 @@ from ..limits import using
 from ..readers import InputError
 from ..report import build_report
 from ..report import html_report, json_report, markdown
-from .common import EXIT_OK, UsageError, add_batch_options, limits_from, progress_for
+from .common import EXIT_OK, UsageError, add_batch_options, limits_from, note_written, progress_for
 from .exec_cmd import stream_items
 
 NAME = "report"
@@ -52,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
         for name, text in (("report.json", json_report.render(report)), ("report.md", markdown.render(report)),
                            ("report.html", html_report.render(report))):
             (out / name).write_text(text, encoding="utf-8", newline="\n")
+            note_written(out / name)
     except OSError as error:
         raise UsageError(f"cannot write the report to {out}: {error}") from None
     summary = json_report.summary(report)

@@ -23,13 +23,13 @@ from ..score import (FORMAT_VERSION, SCORERS, ScoreInputError, ScoreReport, disa
 from ..score.loading import CORPUS_NAMES
 from ..score.scoring import check_inputs
 from .parallel_args import add_parallel_arguments, parallel_options
-from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output,
-                     progress_for, suggestion, verdict)
+from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, note_written,
+                     open_output, progress_for, suggestion, verdict)
 
 NAME = "score"
 HELP = "score predictions against gold: official execution/program accuracy and peer scorers"
-EXIT_CODES = ("exit codes: 0 scored, 1 scored but the official script would have aborted on some item, "
-              "2 usage or input error (no usable prediction, no shared id, swapped files)")
+EXIT_CODES = ("exit codes: 0 scored, 1 scored but the official script would have aborted on some item, 2 usage "
+              "or input error (no usable prediction, no shared id, swapped files)")
 
 DENOMINATOR = "predictions whose id is in the gold, repeated ids counted (the official loop's len(data))"
 
@@ -190,6 +190,7 @@ def _write_out_dir(out: Path, report: ScoreReport, gold: list[GoldItem], predict
         with open(out / "items.jsonl", "w", encoding="utf-8", newline="\n") as handle:
             for line in item_records(report):
                 handle.write(dumps(line) + "\n")
-        write_score_report(report, gold, out, predictions)
+        for path in (out / "score.json", out / "items.jsonl", *write_score_report(report, gold, out, predictions)):
+            note_written(path)
     except OSError as error:
         raise UsageError(f"cannot write the scoring report to {out}: {error}") from None
