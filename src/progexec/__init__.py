@@ -14,8 +14,7 @@ purpose derives from :class:`ProgexecError`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 from .errors import ProgexecError
 from .interp.official import OfficialVerdict
@@ -26,7 +25,7 @@ from .limits import DEFAULT_LIMITS, Limits
 from .readers import InputError, read
 from .runner import execute
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 # ``progexec.score`` and ``progexec.report`` are the subpackages themselves, and both are callable:
 # ``progexec.score(gold, predictions)`` is ``progexec.score.score_sources`` (paths, corpus names or records
@@ -41,16 +40,15 @@ def run(program: str | Sequence[str], table: list[list[str]] | None = None, *, d
         problem: str = "", limits: Limits | None = None) -> Execution:
     """Execute one program (text, or the official token list) over ``table``; never raises for a bad program.
 
-    ``dialect`` is ``finqa``, ``convfinqa`` (bare numbers are answers) or ``mathqa`` (then ``program``
-    is a linear formula whose ``nK`` are the numbers of ``problem``, and ``table`` is unused).
+    ``dialect`` names a registered dialect (:func:`progexec.dialects.dialect_names`: ``finqa``, ``convfinqa``,
+    ``mathqa``, ``multihiertt``, ...); for ``mathqa`` ``program`` is a linear formula whose ``nK`` are the
+    numbers of ``problem``, and ``table`` is unused. An unknown dialect raises ``UnknownDialectError``.
     """
+    from .dialects import get_dialect
+    from .items import program_item
+
     body: str | list[str] = program if isinstance(program, str) else list(program)
-    if dialect == "mathqa":
-        return execute(Item("program", body, dialect="mathqa",
-                            record={"linear_formula": body, "Problem": problem}), limits)
-    if dialect not in ("finqa", "convfinqa"):
-        raise ProgexecError(f"unknown dialect {dialect!r}; one of finqa, convfinqa, mathqa")
-    return execute(Item("program", body, table, dialect=dialect), limits)
+    return execute(program_item(body, table, get_dialect(dialect).name, problem), limits)
 
 
 __all__ = [
