@@ -254,3 +254,23 @@ def test_the_documented_curl_example_runs(served: Served) -> None:
         result = subprocess.run(words, capture_output=True, text=True, timeout=60)
         assert result.returncode == 0, result.stderr
         assert json.loads(result.stdout) == json.loads(printed.strip())
+
+
+def test_values_are_counted_outside_strings_only() -> None:
+    from progexec.reward.request_json import count_values
+
+    assert count_values(b'["a,b,c", 1]', 10) == 5  # under the bound: every mark counts, those in strings too
+    assert count_values(b'["a,b,c", 1]', 4) == 3  # past it, strings are skipped: the list, the string, the number
+    assert count_values(b'{"k": "x,\\\\", "j": [1, 2]}', 7) == 7  # an escaped backslash ends no string early
+    assert count_values(b'{"k": "x,\\\\", "j": [1, 2]}', 1) == 2  # counting stops once past the bound
+    assert count_values(b"[" + b"[]," * 1000 + b"[]]", 100) > 100
+    assert count_values(b'""' * 100_000, 10) <= 10  # not JSON: counting stops at once, the decoder refuses it
+
+
+def test_numbers_too_long_for_a_double_are_unusable_markers() -> None:
+    from progexec.reward.request_json import Unusable, decode_body, problem
+
+    body = decode_body(b'{"a": ' + b"9" * 5000 + b', "b": 1e999, "c": NaN, "d": 12, "e": "\\ud800"}', DEFAULT_LIMITS)
+    assert isinstance(body["a"], Unusable) and "5000 digits" in body["a"].reason
+    assert isinstance(body["b"], Unusable) and isinstance(body["c"], Unusable) and body["d"] == 12
+    assert problem(body["d"]) is None and "surrogate" in str(problem(body["e"]))
