@@ -85,10 +85,10 @@ class Limits:
                  "before it is decoded; more is 400 (a 16 MiB body of [],[],... is never built)")
     serve_request_seconds: float = _bound(
         30.0, "progexec serve: a request's headers and body must arrive within this many seconds of its first "
-              "byte (a new connection must start one within it too); past it 408 and the connection is closed")
+              "byte (a new connection must start one within it too); past it 408 and the connection is closed; 0 = none")
     serve_write_seconds: float = _bound(
         30.0, "progexec serve: a response the client leaves unread this many seconds after the server first has "
-              "to wait for it is dropped with its connection")
+              "to wait for it is dropped with its connection; 0 = none")
     serve_active_requests: int = _bound(
         32, "progexec serve: requests worked on at once per worker process (admitted only once their body is "
             "read)")

@@ -115,10 +115,12 @@ class GuardedH11Protocol(H11Protocol):
     def _arm_request(self) -> None:
         if self._request_timer is not None:
             self._request_timer.cancel()
-        self._request_timer = self.loop.call_later(self._request_seconds, self._request_deadline)
+            self._request_timer = None
+        if self._request_seconds > 0:  # 0: no deadline
+            self._request_timer = self.loop.call_later(self._request_seconds, self._request_deadline)
 
     def _arm_write(self) -> None:
-        if self._write_timer is None:
+        if self._write_timer is None and self._write_seconds > 0:
             self._write_timer = self.loop.call_later(self._write_seconds, self._write_deadline)
 
     def _request_deadline(self) -> None:
