@@ -66,3 +66,10 @@ def test_every_written_file_is_named_on_stderr(tmp_path: Path, capsys: pytest.Ca
         for name in files:
             assert (tmp_path / name).is_file()
             assert f"progexec {words[0]}: wrote {tmp_path / name}" in err, (words[0], name, err)
+
+
+def test_conformance_export_names_its_files_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "export", str(tmp_path / "suite"), "--cases", "5"]) == 0
+    err = capsys.readouterr().err
+    written = sorted(path for path in (tmp_path / "suite").iterdir() if path.is_file())
+    assert written and all(f"progexec conformance: wrote {path}" in err for path in written)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..checker.evaluator.cases import SUITES
 from ..checker.evaluator.conformance import export
-from .common import EXIT_OK, UsageError
+from .common import EXIT_OK, UsageError, note_written
 
 NAME = "conformance"
 HELP = "export the FinQA evaluator conformance suite (JSON Lines and a decTest-style text form) for ports"
@@ -36,4 +36,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write {args.directory}: {error}") from None
     for name, count in counts.items():
         print(f"{Path(args.directory) / name}: {count:,} cases")
+        note_written(Path(args.directory) / name)
+    note_written(Path(args.directory) / "README.md")  # export writes it beside the suite
     return EXIT_OK
