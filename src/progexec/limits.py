@@ -78,6 +78,17 @@ class Limits:
     max_reward_steps: int = _bound(200, "most steps of a program the reward runs; more is too_large, never parsed")
     max_answer_spans: int = _bound(
         12, "most spans of one answer aligned exactly by a span F1 (MultiHiertt, DROP-style); more is refused")
+    max_extracted_chars: int = _bound(500, "the extracted text kept in a reward result; longer text is cut and '...' appended")
+    max_program_candidates: int = _bound(32, "most program candidates read from one completion (answer spans: all)")
+    max_bare_line_chars: int = _bound(80, "longest last line of a completion read as a bare answer")
+    max_gold_json_chars: int = _bound(4_000_000, "longest gold record given as JSON text; longer is bad_gold")
+    max_number_chars: int = _bound(64, "longest number the reward reads; a longer one is unreadable, never parsed")
+    max_counted_numbers: int = _bound(100, "numbers counted in a refused list (the reason says 'more than N' beyond)")
+    max_trailing_tokens: int = _bound(16, "special tokens stripped from the end of a remote response, at most")
+    max_span_chars: int = _bound(2_000, "longest answer span (a marked line, a box) read; longer is refused unread")
+    max_answer_exponent: int = _bound(308, "largest exponent of a power or x10^k in an answer; larger is refused, never computed")
+    max_unitxt_exponent: int = _bound(1000, "largest exponent a unitxt fallback expression evaluates; larger is not evaluated")
+    max_choose_log2: float = _bound(1030.0, "largest log2 of choose(n, k) computed; larger is refused at once")
     max_request_bytes: int = _bound(16 * 1024 * 1024, "largest request body progexec serve reads; larger is 413")
     max_request_items: int = _bound(4096, "most samples in one progexec serve request; more is 413")
     max_request_values: int = _bound(
