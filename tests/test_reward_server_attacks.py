@@ -226,6 +226,7 @@ def test_lone_surrogates_and_huge_integers_are_item_errors_in_a_200(served: Serv
         '{"id": ' + "7" * 5000 + ', "completion": "Answer: 3.5", "gold": {"answer": 3.5}}',
         '{"id": "g", "completion": "Answer: 3.5", "gold": {"answer": ' + "1" * 5000 + '}}',
         '{"id": "f", "completion": "Answer: 3.5", "gold": {"answer": 1e999}}',
+        '{"id": "n", "completion": "Answer: 3.5", "gold": {"answer": NaN}}',
     ]
     body = ('{"items": [' + ", ".join([good, *unusable, good]) + "]}").encode()
     status, answer = request(served.port, "POST", "/batch", body)
@@ -236,7 +237,7 @@ def test_lone_surrogates_and_huge_integers_are_item_errors_in_a_200(served: Serv
     reasons = [result["reason"] for result in results[1:-1]]
     assert "surrogate" in reasons[0] and "surrogate" in reasons[1]
     assert "400 digits" in reasons[2] and "5000 digits" in reasons[3] and "5000 digits" in reasons[4]
-    assert "range of a double" in reasons[5]
+    assert "range of a double" in reasons[5] and "NaN is not a JSON number" in reasons[6]
 
 
 def test_openrlhf_samples_with_unusable_values_get_reward_0(served: Served) -> None:
