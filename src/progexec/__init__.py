@@ -14,8 +14,7 @@ purpose derives from :class:`ProgexecError`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 from .errors import ProgexecError
 from .interp.official import OfficialVerdict
@@ -28,10 +27,11 @@ from .runner import execute
 
 __version__ = "0.3.0"
 
-# The subpackages ``progexec.score`` and ``progexec.report`` are imported here, before the functions of
-# the same names below, so that a later ``import progexec.score.x`` finds them loaded and never rebinds
-# ``progexec.score`` / ``progexec.report`` to the module (the functions stay the public names).
-from . import report as _report_package, score as _score_package  # noqa: E402,F401
+# ``progexec.score`` and ``progexec.report`` are the subpackages themselves, and both are callable:
+# ``progexec.score(gold, predictions)`` is ``progexec.score.score_sources`` (paths, corpus names or records
+# in memory) and ``progexec.report(items)`` is ``progexec.report.build_report`` — so
+# ``progexec.report.score_report.write_score_report`` and ``progexec.score.load_gold`` work too.
+from . import report, score  # noqa: E402
 from .report.model import Report  # noqa: E402
 from .score.results import ScoreReport  # noqa: E402
 
@@ -49,35 +49,6 @@ def run(program: str | Sequence[str], table: list[list[str]] | None = None, *, d
 
     body: str | list[str] = program if isinstance(program, str) else list(program)
     return execute(program_item(body, table, get_dialect(dialect).name, problem), limits)
-
-
-def score(gold: str | Path, predictions: str | Path, scorers: Sequence[str] = ("official",),
-          limits: Limits | None = None) -> ScoreReport:
-    """Score a prediction file against gold (a file, ``-`` or an embedded set such as ``finqa:test``).
-
-    Raises :class:`ProgexecError` (a ``ScoreInputError``) for inputs that cannot be scored: no usable
-    prediction, no shared id, swapped files, answer-only predictions under a program scorer.
-    """
-    from .limits import using
-    from .score import load_gold, load_predictions, score_predictions
-    from .score.scoring import check_inputs, resolve_scorers
-
-    try:
-        names = resolve_scorers(list(scorers))
-    except KeyError as error:
-        raise ProgexecError(f"unknown scorer {error.args[0]!r}") from None
-    with using(limits):
-        gold_items = load_gold(str(gold))
-        preds = load_predictions(str(predictions))
-        check_inputs(gold_items, preds, names, str(gold), str(predictions))
-        return score_predictions(gold_items, preds, names, str(gold), str(predictions))
-
-
-def report(items: Iterable[Item], source: str = "items", limits: Limits | None = None) -> Report:
-    """The divergence report model of ``items`` (every rounder, the exact oracle, the findings)."""
-    from .report.model import build_report
-
-    return build_report(items, source, limits=limits)
 
 
 __all__ = [

@@ -98,6 +98,20 @@ class Limits:
     max_choose_log2: float = _bound(1030.0, "largest log2 of choose(n, k) computed; larger is refused at once")
     max_request_bytes: int = _bound(16 * 1024 * 1024, "largest request body progexec serve reads; larger is 413")
     max_request_items: int = _bound(4096, "most samples in one progexec serve request; more is 413")
+    max_request_values: int = _bound(
+        500_000, "most JSON values (strings, numbers, lists, objects) in one progexec serve request body, counted "
+                 "before it is decoded; more is 400 (a 16 MiB body of [],[],... is never built)")
+    serve_request_seconds: float = _bound(
+        30.0, "progexec serve: a request's headers and body must arrive within this many seconds of its first "
+              "byte (a new connection must start one within it too); past it 408 and the connection is closed; 0 = none")
+    serve_write_seconds: float = _bound(
+        30.0, "progexec serve: a response the client leaves unread this many seconds after the server first has "
+              "to wait for it is dropped with its connection; 0 = none")
+    serve_active_requests: int = _bound(
+        32, "progexec serve: requests worked on at once per worker process (admitted only once their body is "
+            "read)")
+    serve_queued_requests: int = _bound(
+        256, "progexec serve: read requests waiting for a working slot per worker process; more get 503 at once")
 
     def __post_init__(self) -> None:
         for item in fields(self):

@@ -18,10 +18,13 @@ from ..checker.evaluator.cases import SUITES
 from ..checker.evaluator.check import DEFAULT_CHUNK, ChildEvaluator, EvalReport, run_evaluator_check
 from ..checker.evaluator.output import as_json, as_junit, as_text
 from ..checker.evaluator.protocol import Protocol
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options, json_document
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options, json_document, note_written
 
 NAME = "check-evaluator"
 HELP = "check a FinQA evaluator port (an external program or a Python function) against the official answers"
+EXIT_CODES = ("exit codes: 0 no case diverges (lesser classes aside, unless --strict), 1 some case diverges or "
+              "the port broke the protocol, 2 usage error (bad arguments, a command that cannot start, a "
+              "--python function that cannot be imported)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -104,6 +107,7 @@ def _emit(report: EvalReport, args: argparse.Namespace) -> int:
         try:
             Path(args.junit).parent.mkdir(parents=True, exist_ok=True)
             Path(args.junit).write_text(as_junit(report, args.strict), encoding="utf-8")
+            note_written(args.junit)
         except OSError as error:
             raise UsageError(f"cannot write {args.junit}: {error}") from None
     code = EXIT_OK if report.passed(args.strict) else EXIT_DIVERGENCE

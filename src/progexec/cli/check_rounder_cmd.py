@@ -21,10 +21,12 @@ from ..errors import ProgexecError
 from ..parallel import Engine, ParallelOptions
 from ..parallel_check import run_check_parallel, spec_from_args
 from .parallel_args import add_parallel_arguments, parallel_options
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options, json_document
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options, json_document, note_written
 
 NAME = "check-rounder"
 HELP = "check a rounder (a Python function or an external program) against CPython round, bit for bit"
+EXIT_CODES = ("exit codes: 0 no case diverges, 1 some case diverges, 2 usage error (bad arguments, a module or "
+              "function that cannot be imported, a command that cannot be started)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -145,6 +147,7 @@ def _emit(report: CheckReport, args: argparse.Namespace) -> int:
         try:
             Path(args.junit).parent.mkdir(parents=True, exist_ok=True)
             Path(args.junit).write_text(as_junit(report, args.allow_sign_of_zero), encoding="utf-8")
+            note_written(args.junit)
         except OSError as error:
             raise UsageError(f"cannot write {args.junit}: {error}") from None
     code = EXIT_OK if report.passed(args.allow_sign_of_zero) else EXIT_DIVERGENCE

@@ -30,15 +30,32 @@ def internal_error(error: BaseException) -> int:
     return EXIT_INTERNAL
 
 
+_WRITTEN: list[str] = []
+
+
+def note_written(path: str | Path) -> None:
+    """Record a file the command wrote: ``main`` names it on stderr when the command ends."""
+    _WRITTEN.append(str(path))
+
+
+def take_written() -> list[str]:
+    """The files recorded since the last call (and forget them)."""
+    paths = list(_WRITTEN)
+    _WRITTEN.clear()
+    return paths
+
+
 def open_output(path: str | None) -> TextIO:
-    """``--out FILE`` or standard output."""
+    """``--out FILE`` (recorded with :func:`note_written`) or standard output."""
     if path is None or path == "-":
         return sys.stdout
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        return open(path, "w", encoding="utf-8", newline="\n")
+        handle = open(path, "w", encoding="utf-8", newline="\n")
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error}") from None
+    note_written(path)
+    return handle
 
 
 class Progress:

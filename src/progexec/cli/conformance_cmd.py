@@ -10,10 +10,12 @@ from pathlib import Path
 
 from ..checker.evaluator.cases import SUITES
 from ..checker.evaluator.conformance import export
-from .common import EXIT_OK, UsageError
+from .common import EXIT_OK, UsageError, note_written
 
 NAME = "conformance"
 HELP = "export the FinQA evaluator conformance suite (JSON Lines and a decTest-style text form) for ports"
+EXIT_CODES = ("exit codes: 0 the files are written, 2 usage error (bad arguments, a directory that cannot be "
+              "written)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,4 +41,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write {args.directory}: {error}") from None
     for name, count in counts.items():
         print(f"{Path(args.directory) / name}: {count:,} cases")
+        note_written(Path(args.directory) / name)
+    note_written(Path(args.directory) / "README.md")  # export writes it beside the suite
     return EXIT_OK

@@ -23,6 +23,8 @@ from .common import EXIT_OK, UsageError, add_batch_options, open_output, progres
 NAME = "mathqa-python"
 HELP = ("translate MathQA problems into MathQA-Python items (id, text, code, answer), keeping those whose "
         "answer is within one percent of the correct option, as the original release did")
+EXIT_CODES = ("exit codes: 0 translated (problems without a close translation are left out), 2 usage or input "
+              "error")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -14,7 +14,7 @@ from ..report import build_report, write_html, write_json, write_markdown
 from ..report import json_report, text_report
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
 from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, json_document, limits_from,
-                     progress_for, verdict)
+                     note_written, progress_for, verdict)
 from .exec_cmd import stream_items
 from .parallel_args import add_parallel_arguments, parallel_options
 
@@ -68,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         write_json(report, out / "report.json")
         write_markdown(report, out / "report.md")
         write_html(report, out / "report.html")
+        for name in ("report.json", "report.md", "report.html"):
+            note_written(out / name)
     except OSError as error:
         raise UsageError(f"cannot write the report to {out}: {error}") from None
     summary = json_report.summary(report)

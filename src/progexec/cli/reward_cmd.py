@@ -31,6 +31,7 @@ from .parallel_args import add_parallel_arguments, parallel_options
 
 NAME = "reward"
 HELP = "score model completions against gold records (JSON Lines in, one typed reward per line out)"
+EXIT_CODES = "exit codes: 0 every line judged (unusable lines as bad_input records), 2 usage or input error"
 
 CHUNK_LINES = 1000
 """Input lines scored per chunk (the unit a parallel runner would send to a worker)."""

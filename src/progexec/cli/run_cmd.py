@@ -20,6 +20,8 @@ from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, limits_from
 
 NAME = "run"
 HELP = "execute one program (text, or a JSON token list) and print its answer"
+EXIT_CODES = ("exit codes: 0 the program has a value, 1 it was refused (its status says why), 2 usage or input "
+              "error")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

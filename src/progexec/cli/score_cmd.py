@@ -22,13 +22,13 @@ from ..score.scoring import check_inputs
 from .parallel_args import add_parallel_arguments, parallel_options
 from .dataset_score import dataset_dialect, run_dataset_score
 from .dialect_args import add_dialect_argument
-from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, command_meta, limits_from,
+from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, command_meta, limits_from, note_written,
                      open_output, progress_for, suggestion, verdict)
 
 NAME = "score"
 HELP = "score predictions against gold: official execution/program accuracy and peer scorers"
-EXIT_CODES = ("exit codes: 0 scored, 1 scored but the official script would have aborted on some item, "
-              "2 usage or input error (no usable prediction, no shared id, swapped files)")
+EXIT_CODES = ("exit codes: 0 scored, 1 scored but the official script would have aborted on some item, 2 usage "
+              "or input error (no usable prediction, no shared id, swapped files)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         try:
             write_score_dir(scored, Path(args.out))
+            for name in ("score.json", "items.jsonl", "score.md", "score.html"):
+                note_written(Path(args.out) / name)
         except OSError as error:
             raise UsageError(f"cannot write the scoring report to {Path(args.out)}: {error}") from None
     if args.items:

@@ -14,6 +14,8 @@ from .common import EXIT_OK, UsageError, add_batch_options, json_document, progr
 NAME = "score-python"
 HELP = ("run predicted MathQA-Python snippets ({id, code}) in a bubblewrap sandbox, one process each, and score "
         "their 'answer' against the gold ({id, answer})")
+EXIT_CODES = ("exit codes: 0 scored (wrong and failing snippets included), 2 usage or input error (bad options,"
+              " no usable gold, no sandbox without --unsafe-no-isolation)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -38,6 +38,14 @@ class Status(IntEnum):
         """The lower-case name used in JSON output (``"ok"``, ``"divide_by_zero"``)."""
         return self.name.lower()
 
+    def __str__(self) -> str:
+        """A status prints as its label (``print(Status.OK)`` shows ``ok``); ``int(status)`` is the code."""
+        return self.label
+
+    def __format__(self, spec: str) -> str:
+        """``f"{status}"`` is the label; a numeric spec (``f"{status:d}"``) formats the code."""
+        return self.label if not spec else format(int(self), spec)
+
 
 STATUS_DESCRIPTIONS: dict[Status, str] = {
     Status.OK: "the program has a value",

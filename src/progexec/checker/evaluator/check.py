@@ -64,9 +64,9 @@ def describe(answer: Answer) -> str:
             return "invalid"
         return "valid n/a" if answer.value is None else f"valid {answer.value!r}"
     if not answer.present:
-        return f"status {answer.status} absent"
+        return f"status {int(answer.status)} absent"
     shown = ("yes" if answer.bool_value else "no") if answer.is_bool else repr(answer.value)
-    return f"status {answer.status} {'bool ' if answer.is_bool else ''}{shown}"
+    return f"status {int(answer.status)} {'bool ' if answer.is_bool else ''}{shown}"
 
 
 @dataclass
