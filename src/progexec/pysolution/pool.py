@@ -173,6 +173,10 @@ class _Worker:
             path = list(_package_binds()[1])
         init = {"path": path, "preload": list(preload), "seccomp": _seccomp_hex() if isolated else None}
         self.send(init)
+        self.loaded: tuple[str, ...] = ()
+
+    def wait_ready(self) -> None:
+        """Wait for the worker's ready line (its libraries imported); raises IsolationUnavailable if it fails."""
         line = self._read_line(time.monotonic() + READY_SECONDS)
         ready = json.loads(line) if line else None
         if not isinstance(ready, dict) or ready.get("ready") is not True:
@@ -259,10 +263,21 @@ class Pool:
                 worker.kill()
             workers.clear()
 
-    def _spawn(self, tier: str) -> _Worker:
-        worker = _Worker(HEAVY_PRELOAD if tier == "heavy" else LIGHT_PRELOAD, self.isolated)
-        self.workers[tier].append(worker)
-        return worker
+    def _spawn(self, tier: str, count: int = 1) -> list[_Worker]:
+        """Start ``count`` workers of a tier at once (their imports overlap), then wait until each is ready."""
+        started = [_Worker(HEAVY_PRELOAD if tier == "heavy" else LIGHT_PRELOAD, self.isolated) for _ in range(count)]
+        ready: list[_Worker] = []
+        failed: Exception | None = None
+        for worker in started:
+            try:
+                worker.wait_ready()
+                ready.append(worker)
+            except (OSError, IsolationUnavailable) as error:
+                failed = error
+        self.workers[tier] += ready
+        if not ready and failed is not None:
+            raise failed
+        return ready
 
     def _message(self, seq: int, request: Request) -> dict[str, Any]:
         return {"seq": seq, "code": request.code, "entry": request.entry,
@@ -290,7 +305,7 @@ class Pool:
                         idle = [w for w in self.workers[tier] if w.busy is None]
                         if not idle and len(self.workers[tier]) < self.jobs:
                             try:
-                                idle = [self._spawn(tier)]
+                                idle = self._spawn(tier, min(self.jobs - len(self.workers[tier]), len(queue)))
                             except (OSError, IsolationUnavailable) as error:
                                 index = queue.popleft()
                                 results[index] = failure("sandbox_error", f"cannot start a sandbox worker: {error}")
