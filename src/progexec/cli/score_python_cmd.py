@@ -45,12 +45,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="write leaderboard.json, items.jsonl, leaderboard.txt and the HTML pages "
                              "(index.html, one page per model) into DIR")
-    parser.add_argument("--time-limit", type=float, default=3.0, metavar="SECONDS",
-                        help="CPU seconds per solution (default 3, the official alarm; whole seconds in effect)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                        help="CPU seconds per solution (default 3, the official alarm, or --limit "
+                             "solution_cpu_seconds; whole seconds in effect)")
     parser.add_argument("--rel-tol", type=float, default=DEFAULT_REL_TOL, metavar="R",
                         help=f"MathQA-Python: relative tolerance (default {DEFAULT_REL_TOL:g}; see docs/mathqa.md)")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                        help="wall-clock backstop per solution (default 10)")
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                        help="wall-clock backstop per solution (default 10, or --limit solution_wall_seconds)")
     parser.add_argument("--memory-mb", type=int, default=None, metavar="MB",
                         help="address-space limit per solution (default 2048 for FinanceMath/DocMath-Eval, which "
                              "includes the preloaded libraries; 1024 for MathQA-Python)")
@@ -98,8 +99,9 @@ def _dataset(args: argparse.Namespace) -> tuple[Dataset, list[Record]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.rel_tol >= 0 or args.timeout <= 0 or (args.memory_mb is not None and args.memory_mb <= 0) \
-            or args.jobs <= 0 or not args.time_limit > 0:
+    if not args.rel_tol >= 0 or (args.timeout is not None and not args.timeout > 0) or args.jobs <= 0 \
+            or (args.memory_mb is not None and args.memory_mb <= 0) \
+            or (args.time_limit is not None and not args.time_limit > 0):
         raise UsageError("--rel-tol must be >= 0 and --time-limit, --timeout, --memory-mb, --jobs positive")
     dataset, gold = _dataset(args)
     if dataset is MATHQA_PYTHON:
@@ -120,8 +122,10 @@ def _run_pot(args: argparse.Namespace, dataset: Dataset, gold: list[Record]) -> 
         runs = [(name, load_records(path)) for name, path in zip(names, files)]
     except SolutionInputError as error:
         raise UsageError(str(error)) from None
-    budget = Budget(cpu_seconds=args.time_limit, wall_seconds=max(args.timeout, args.time_limit + 1),
-                    memory_bytes=(args.memory_mb or 2048) * 1024 * 1024)
+    base = Budget.current()
+    cpu = args.time_limit if args.time_limit is not None else base.cpu_seconds
+    budget = Budget(cpu_seconds=cpu, wall_seconds=max(args.timeout or base.wall_seconds, cpu + 1),
+                    memory_bytes=args.memory_mb * 1024 * 1024 if args.memory_mb else base.memory_bytes)
     progress = progress_for(args, sum(len(records) for _, records in runs), "score-python")
     try:
         leaderboard = score_runs(dataset, gold, runs, jobs=args.jobs, budget=budget,
@@ -174,7 +178,7 @@ def _run_mathqa(args: argparse.Namespace, lines: list[Line]) -> int:
     if not isolation.available:
         print(f"score-python: WARNING: running model code WITHOUT isolation ({isolation.reason}); "
               "it can read your files and signal this process", file=sys.stderr)
-    limits = SandboxLimits(timeout=args.timeout, memory_bytes=(args.memory_mb or 1024) * 1024 * 1024)
+    limits = SandboxLimits(timeout=args.timeout or 10.0, memory_bytes=(args.memory_mb or 1024) * 1024 * 1024)
     progress = progress_for(args, len(gold), "score-python")
     try:
         result = score(gold, predicted, args.rel_tol, limits, args.jobs, unsafe_no_isolation=args.unsafe_no_isolation,

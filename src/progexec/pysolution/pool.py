@@ -33,6 +33,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import IO, Any
 
+from ..limits import DEFAULT_LIMITS, current
 from ..mathqa import bubblewrap
 from ..mathqa.bubblewrap import IsolationUnavailable
 from .results import SolutionResult, decode_report, failure
@@ -62,11 +63,18 @@ __all__ = ["HEAVY_LIBRARIES", "HEAVY_PRELOAD", "LIGHT_PRELOAD", "OFFERED", "Budg
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """Per-solution bounds: CPU seconds (the clock that decides ``time_limit``), a wall backstop, address space."""
+    """Per-solution bounds: CPU seconds (the clock that decides ``time_limit``), a wall backstop, address space.
+    The defaults are the ``solution_*`` fields of :class:`progexec.Limits`."""
 
-    cpu_seconds: float = 3.0
-    wall_seconds: float = 10.0
-    memory_bytes: int = 2 * 1024 ** 3
+    cpu_seconds: float = DEFAULT_LIMITS.solution_cpu_seconds
+    wall_seconds: float = DEFAULT_LIMITS.solution_wall_seconds
+    memory_bytes: int = DEFAULT_LIMITS.solution_memory_bytes
+
+    @classmethod
+    def current(cls) -> Budget:
+        """The budget of the limits in force (``--limit solution_cpu_seconds=...``)."""
+        limits = current()
+        return cls(limits.solution_cpu_seconds, limits.solution_wall_seconds, limits.solution_memory_bytes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +246,7 @@ class Pool:
     machine cannot isolate and ``unsafe_no_isolation`` is not set.
     """
 
-    def __init__(self, jobs: int = 2, budget: Budget = Budget(), *, unsafe_no_isolation: bool = False) -> None:
+    def __init__(self, jobs: int = 2, budget: Budget | None = None, *, unsafe_no_isolation: bool = False) -> None:
         isolation = bubblewrap.status()
         if not isolation.available and not unsafe_no_isolation:
             raise IsolationUnavailable(
@@ -247,7 +255,7 @@ class Pool:
         self.isolated = isolation.available
         self.isolation = isolation.describe()
         self.jobs = max(1, jobs)
-        self.budget = budget
+        self.budget = budget if budget is not None else Budget.current()
         self.workers: dict[str, list[_Worker]] = {"light": [], "heavy": []}
         self.restarts = 0
 

@@ -267,7 +267,7 @@ def _judge(model: str, prediction: _Prediction, question: GoldQuestion, result: 
 
 
 def score_runs(dataset: Dataset, gold_records: Sequence[Record], runs: Sequence[tuple[str, Sequence[Record]]],
-               *, jobs: int = 2, budget: Budget = Budget(), unsafe_no_isolation: bool = False,
+               *, jobs: int = 2, budget: Budget | None = None, unsafe_no_isolation: bool = False,
                progress: Callable[[int], None] | None = None) -> Leaderboard:
     """Score every run (model name, prediction records) against the gold records.
 
