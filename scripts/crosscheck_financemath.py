@@ -44,6 +44,7 @@ def load_json(path: Path) -> Any:
 
 def import_official(checkout: Path) -> types.ModuleType:
     """The checkout's ``evaluation`` module, its API-only imports stubbed."""
+    import importlib
     import importlib.util
     for name in ("openai", "evaluate", "tqdm", "utils.openai_utils"):
         if name not in sys.modules:
@@ -52,7 +53,8 @@ def import_official(checkout: Path) -> types.ModuleType:
     setattr(sys.modules["evaluate"], "load", None)
     setattr(sys.modules["tqdm"], "tqdm", lambda iterable, **kwargs: iterable)
     sys.path.insert(0, str(checkout))
-    import numpy, pandas, scipy, sympy  # noqa: F401,E401  (loaded before the loop, as in the published runs)
+    for library in ("numpy", "scipy", "sympy", "pandas"):  # loaded before the loop, as in the published runs
+        importlib.import_module(library)
     spec = importlib.util.spec_from_file_location("evaluation", checkout / "evaluation.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -55,8 +55,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--memory-mb", type=int, default=None, metavar="MB",
                         help="address-space limit per solution (default 2048 for FinanceMath/DocMath-Eval, which "
                              "includes the preloaded libraries; 1024 for MathQA-Python)")
-    parser.add_argument("--jobs", type=int, default=default_jobs(), metavar="N",
-                        help=f"solutions run in parallel (default: the number of cores, {default_jobs()})")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help=f"solutions run in parallel (default: twice the number of cores for "
+                             f"FinanceMath/DocMath-Eval, {2 * default_jobs()}: a solution's time is mostly its "
+                             f"worker's fork and pipe round trip; the number of cores for MathQA-Python, "
+                             f"{default_jobs()})")
     parser.add_argument("--unsafe-no-isolation", action="store_true",
                         help="DANGEROUS: run the solutions without the OS sandbox when bubblewrap is unavailable "
                              "(only in-process checks and rlimits; model code can then read files, see this "
@@ -99,7 +102,8 @@ def _dataset(args: argparse.Namespace) -> tuple[Dataset, list[Record]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.rel_tol >= 0 or (args.timeout is not None and not args.timeout > 0) or args.jobs <= 0 \
+    if not args.rel_tol >= 0 or (args.timeout is not None and not args.timeout > 0) \
+            or (args.jobs is not None and args.jobs <= 0) \
             or (args.memory_mb is not None and args.memory_mb <= 0) \
             or (args.time_limit is not None and not args.time_limit > 0):
         raise UsageError("--rel-tol must be >= 0 and --time-limit, --timeout, --memory-mb, --jobs positive")
@@ -128,7 +132,7 @@ def _run_pot(args: argparse.Namespace, dataset: Dataset, gold: list[Record]) -> 
                     memory_bytes=args.memory_mb * 1024 * 1024 if args.memory_mb else base.memory_bytes)
     progress = progress_for(args, sum(len(records) for _, records in runs), "score-python")
     try:
-        leaderboard = score_runs(dataset, gold, runs, jobs=args.jobs, budget=budget,
+        leaderboard = score_runs(dataset, gold, runs, jobs=args.jobs or 2 * default_jobs(), budget=budget,
                                  unsafe_no_isolation=args.unsafe_no_isolation, progress=progress.update)
     except IsolationUnavailable as error:
         raise UsageError(str(error)) from None
@@ -181,7 +185,8 @@ def _run_mathqa(args: argparse.Namespace, lines: list[Line]) -> int:
     limits = SandboxLimits(timeout=args.timeout or 10.0, memory_bytes=(args.memory_mb or 1024) * 1024 * 1024)
     progress = progress_for(args, len(gold), "score-python")
     try:
-        result = score(gold, predicted, args.rel_tol, limits, args.jobs, unsafe_no_isolation=args.unsafe_no_isolation,
+        result = score(gold, predicted, args.rel_tol, limits, args.jobs or default_jobs(),
+                       unsafe_no_isolation=args.unsafe_no_isolation,
                        isolation=isolation.describe(), progress=progress.update)
     finally:
         progress.close()

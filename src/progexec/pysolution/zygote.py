@@ -236,7 +236,7 @@ def _child(request: dict[str, Any], write_fd: int, seccomp: Seccomp | None) -> N
     except BaseException:
         payload = b'{"kind": "runtime_error", "message": "the result could not be encoded"}'
     try:
-        os.write(write_fd, payload[:RESULT_CAP])
+        os.write(write_fd, payload[:RESULT_CAP - 1] + b"\n")
     finally:
         os._exit(0)
 
@@ -261,6 +261,8 @@ def _collect(pid: int, read_fd: int, wall: float) -> dict[str, Any]:
         size += len(chunk)
         if size > RESULT_CAP:
             overflow = True
+            break
+        if chunk.endswith(b"\n"):  # the child's report is one line: no need to wait for its exit to read on
             break
     try:
         os.kill(pid, signal.SIGKILL)
