@@ -153,7 +153,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkout", type=Path, help="a local checkout of yale-nlp/FinanceMath")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"the data directory (default {DEFAULT_DATA})")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1))
+    parser.add_argument("--divergences", action="store_true", help="also print progexec's divergence report")
     args = parser.parse_args()
     official = run_official(args.checkout, args.data)
     board = run_progexec(args.data, args.jobs)
@@ -179,6 +180,9 @@ def main() -> int:
             problems.append(f"{model.name}: progexec {figures}, published "
                             f"{None if row is None else (row['accuracy'], row['execution_rate'])}")
     problems += check_extraction_and_rule(args.checkout, args.data, board)
+    if args.divergences:
+        from progexec.pysolution.report import divergence_text
+        print(divergence_text(board), end="")
     for problem in problems[:200]:
         print(problem)
     print(f"{len(board.models)} models, {items} items: {len(problems)} difference(s) from the official code, "
