@@ -60,8 +60,18 @@ def main() -> int:
         official_seconds = time.perf_counter() - started
         official = json.loads(out.read_text(encoding="utf-8"))
     document = json.loads(ours.stdout)
-    agree = sum(1 for model in document["models"] if (model["accuracy"], model["execution_rate"]) ==
-                (official[model["model"]]["accuracy"], official[model["model"]]["execution_rate"]))
+    agree = 0
+    for model in document["models"]:
+        theirs = official[model["model"]]
+        if (model["accuracy"], model["execution_rate"]) == (theirs["accuracy"], theirs["execution_rate"]):
+            agree += 1
+            continue
+        ours_items = {(i["question_id"]): (i["acc"], i["execution_rate"]) for i in document["items"]
+                      if i["model"] == model["model"]}
+        differing = [f"{qid} progexec {ours_items.get(qid)} official {(acc, rate)}"
+                     for qid, acc, rate in theirs["items"] if ours_items.get(qid) != (acc, rate)]
+        print(f"differs: {model['model']}: progexec {model['accuracy']}/{model['execution_rate']}, official rerun "
+              f"{theirs['accuracy']}/{theirs['execution_rate']}: {'; '.join(differing)}")
     print(f"{len(files)} models, {solutions} solutions ({solutions - 200} model + 200 gold); isolation: "
           f"{document['isolation']}")
     print(f"progexec score-python (sandboxed, {args.jobs} jobs): {progexec_seconds:7.1f} s  "
