@@ -32,7 +32,7 @@ def test_rewards_by_rule() -> None:
     assert [r.reward for r in strict] == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     assert [r.divergence for r in official] == [None, "power_of_ten", "sign_ignored", "within_0.15_percent",
                                                 None, None, None]
-    assert [r.status for r in official[4:6]] == ["no_code", "runtime_error"]
+    assert [r.status for r in official[4:6]] == ["syntax_error", "runtime_error"]  # prose becomes a body (rule 5)
     assert bad_gold[0].status == "bad_gold" and bad_gold[0].reward == 0.0
 
 
