@@ -88,3 +88,11 @@ def test_forged_reports_are_bad_results() -> None:
             + "9" * 5000 + '\\"}"}').encode()
     assert decode_report(huge, 1).status is Status.BAD_RESULT
     assert decode_report(b"not json", 1).status is Status.BAD_RESULT
+
+
+def test_values_that_differ_between_runs_are_made_stable(pool: Pool) -> None:
+    results = run(pool, "import random\ndef solution():\n    return random.random()",
+                  "import random\ndef solution():\n    return random.random()",
+                  "def solution():\n    return lambda: 1")
+    assert results[0].number == results[1].number  # seeded: the same value in every child and every run
+    assert results[2].status is Status.NOT_A_NUMBER and "0x?" in results[2].shown

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -74,10 +75,15 @@ class SolutionResult:
         return self.number
 
 
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
+
+
 def safe_text(value: Any, limit: int = MESSAGE_CHARS) -> str:
-    """A string that always encodes as UTF-8 (lone surrogates escaped), at most ``limit`` characters."""
+    """A string that always encodes as UTF-8 (lone surrogates escaped), at most ``limit`` characters, with
+    memory addresses (``<function f at 0x7f...>``) blanked, since they differ from run to run."""
     text = value if isinstance(value, str) else ""
-    return text[:limit * 2].encode("utf-8", "backslashreplace").decode("utf-8")[:limit]
+    text = _ADDRESS.sub("0x?", text[:limit * 2])
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")[:limit]
 
 
 def failure(status: str, message: str) -> SolutionResult:

@@ -227,6 +227,7 @@ def _child(request: dict[str, Any], write_fd: int, seccomp: Seccomp | None) -> N
         if seccomp is not None:
             seccomp.load()
         signal.signal(signal.SIGXCPU, signal.SIG_DFL)
+        _seed()  # after the fork: Python's random reseeds itself in a forked child
         sys.addaudithook(_audit)
         outcome = _run(request)
     except BaseException as error:
@@ -274,6 +275,15 @@ def _collect(pid: int, read_fd: int, wall: float) -> dict[str, Any]:
     return {"result": raw.decode("utf-8", "replace"), "timed_out": timed_out, "overflow": overflow,
             "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
             "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None}
+
+
+def _seed() -> None:
+    """Fixed seeds for the random generators a solution may use, so every run gives the same values."""
+    import random
+    random.seed(0)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed(0)
 
 
 def _send(out: Any, message: dict[str, Any]) -> None:
