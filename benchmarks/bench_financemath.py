@@ -30,8 +30,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkout", type=Path, help="a local checkout of yale-nlp/FinanceMath")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"data directory (default {DEFAULT_DATA})")
-    parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1),
-                        help="sandbox workers per tier (default: twice the cores, as score-python)")
+    parser.add_argument("--jobs", type=int, default=4 * (os.cpu_count() or 1),
+                        help="light sandbox workers, half as many heavy (default: 4 per core, as score-python)")
     parser.add_argument("--models", type=int, default=0, help="only the first N prediction files (default all)")
     args = parser.parse_args()
     files = sorted((args.data / "raw_pot_outputs").glob("*.json*"))

@@ -153,7 +153,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkout", type=Path, help="a local checkout of yale-nlp/FinanceMath")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"the data directory (default {DEFAULT_DATA})")
-    parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1))
+    parser.add_argument("--jobs", type=int, default=4 * (os.cpu_count() or 1))
     parser.add_argument("--divergences", action="store_true", help="also print progexec's divergence report")
     args = parser.parse_args()
     official = run_official(args.checkout, args.data)

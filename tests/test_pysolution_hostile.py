@@ -48,6 +48,7 @@ def attacks(gold_path: Path, marker: Path) -> dict[str, tuple[str, set[str]]]:
                                   "            os._exit(0)\n        except OSError:\n            pass\n",
                          {"ok"}),
         "infinite_loop": ("def solution():\n    while True:\n        pass", {"time_limit"}),
+        "sleep": ("import time\ndef solution():\n    time.sleep(1000)\n    return 1", {"time_limit"}),
         "memory_bomb": ("def solution():\n    return 'x' * (3 * 10**9)", {"memory_limit"}),
         "growing_memory_bomb": ("def solution():\n    x = []\n    while True:\n        x.append(bytearray(10**8))",
                                 {"memory_limit", "time_limit"}),
@@ -76,7 +77,6 @@ def test_hostile_solutions_change_no_verdict_but_their_own(tmp_path: Path) -> No
     mixed = [record for pair in zip(attack_records, benign) for record in pair] + attack_records[len(benign):]
     (tmp_path / "mixed.json").write_text(json.dumps(mixed), encoding="utf-8")
     (tmp_path / "benign.json").write_text(json.dumps(benign), encoding="utf-8")
-    before = _nobody_processes()
     board = score_runs(FINANCEMATH, load_records(gold_path),
                        [("mixed", load_records(tmp_path / "mixed.json")),
                         ("benign", load_records(tmp_path / "benign.json"))],
@@ -85,26 +85,32 @@ def test_hostile_solutions_change_no_verdict_but_their_own(tmp_path: Path) -> No
     statuses = {item.id: item.result.status.value for item in mixed_score.items}
     for name, (_, allowed) in hostile.items():
         assert statuses[f"h-{name}"] in allowed, (name, statuses[f"h-{name}"])
-    forged = next(item for item in mixed_score.items if item.id == "h-forge_result")
+    by_id = {item.id: item for item in mixed_score.items}
+    assert by_id["h-sleep"].result.wall_clock  # a sleep uses no CPU: only the wall-clock backstop stops it
+    assert mixed_score.summary()["wall_clock_stops"] >= 1
+    forged = by_id["h-forge_result"]
     assert forged.official  # a forged report can only claim its own answer (1.5 is this question's gold)
     for item in mixed_score.items + benign_score.items:
         if item.id is not None and item.id.startswith("b-"):
             assert item.official and item.strict and item.result.status.value == "ok", item.id
     assert benign_score.accuracy == 100.0
     assert not marker.exists()
-    assert _nobody_processes() <= before
+    assert _descendants(os.getpid()) == set()
 
 
-def _nobody_processes() -> set[int]:
-    """Processes of uid 65534 (the sandbox's user) now on this machine."""
-    found = set()
+def _descendants(root: int) -> set[int]:
+    """Every live process below ``root`` (sandbox workers, their children, anything a solution started)."""
+    parents: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                status = Path(f"/proc/{entry}/status").read_text()
+                stat = Path(f"/proc/{entry}/stat").read_text()
             except OSError:
                 continue
-            uid_line = next((line for line in status.splitlines() if line.startswith("Uid:")), "")
-            if uid_line.split()[1:2] == ["65534"]:
-                found.add(int(entry))
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: set[int] = set()
+    frontier = {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier and pid not in found}
+        found |= frontier
     return found

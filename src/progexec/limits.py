@@ -77,7 +77,8 @@ class Limits:
         3.0, "CPU seconds one program-of-thought solution may use in the sandbox (FinanceMath's 3 s alarm); "
              "past it the solution is time_limit")
     solution_wall_seconds: float = _bound(
-        10.0, "wall-clock backstop per program-of-thought solution (a solution that sleeps); past it time_limit")
+        30.0, "wall-clock backstop per program-of-thought solution (a solution that sleeps); past it time_limit, "
+              "flagged as a verdict the machine's load may decide")
     solution_memory_bytes: int = _bound(
         2 * 1024 ** 3, "address space of one program-of-thought solution, the preloaded libraries included")
     max_completion_chars: int = _bound(100_000, "longest completion the reward reads; longer is too_large, not read")

@@ -51,15 +51,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rel-tol", type=float, default=DEFAULT_REL_TOL, metavar="R",
                         help=f"MathQA-Python: relative tolerance (default {DEFAULT_REL_TOL:g}; see docs/mathqa.md)")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                        help="wall-clock backstop per solution (default 10, or --limit solution_wall_seconds)")
+                        help="wall-clock backstop per solution (default 30, or --limit solution_wall_seconds; "
+                             "MathQA-Python: the whole limit per snippet, default 10)")
     parser.add_argument("--memory-mb", type=int, default=None, metavar="MB",
                         help="address-space limit per solution (default 2048 for FinanceMath/DocMath-Eval, which "
                              "includes the preloaded libraries; 1024 for MathQA-Python)")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
-                        help=f"solutions run in parallel (default: twice the number of cores for "
-                             f"FinanceMath/DocMath-Eval, {2 * default_jobs()}: a solution's time is mostly its "
-                             f"worker's fork and pipe round trip; the number of cores for MathQA-Python, "
-                             f"{default_jobs()})")
+                        help=f"solutions run in parallel (FinanceMath/DocMath-Eval: N light workers and N/2 "
+                             f"heavy ones, default 4 per core, {4 * default_jobs()}: a solution's time is mostly "
+                             f"its worker's fork and pipe round trip; MathQA-Python: processes, default one per "
+                             f"core, {default_jobs()})")
     parser.add_argument("--unsafe-no-isolation", action="store_true",
                         help="DANGEROUS: run the solutions without the OS sandbox when bubblewrap is unavailable "
                              "(only in-process checks and rlimits; model code can then read files, see this "
@@ -132,7 +133,7 @@ def _run_pot(args: argparse.Namespace, dataset: Dataset, gold: list[Record]) -> 
                     memory_bytes=args.memory_mb * 1024 * 1024 if args.memory_mb else base.memory_bytes)
     progress = progress_for(args, sum(len(records) for _, records in runs), "score-python")
     try:
-        leaderboard = score_runs(dataset, gold, runs, jobs=args.jobs or 2 * default_jobs(), budget=budget,
+        leaderboard = score_runs(dataset, gold, runs, jobs=args.jobs or 4 * default_jobs(), budget=budget,
                                  unsafe_no_isolation=args.unsafe_no_isolation, progress=progress.update)
     except IsolationUnavailable as error:
         raise UsageError(str(error)) from None

@@ -240,7 +240,8 @@ class _Worker:
 
 
 class Pool:
-    """Up to ``jobs`` warm workers per tier; :meth:`run` runs solutions and returns their results in input order.
+    """Up to ``jobs`` light and ``jobs // 2`` heavy warm workers; :meth:`run` runs solutions and returns their
+    results in input order.
 
     A context manager: leaving it kills every worker. Raises IsolationUnavailable when the
     machine cannot isolate and ``unsafe_no_isolation`` is not set.
@@ -270,6 +271,10 @@ class Pool:
             for worker in workers:
                 worker.kill()
             workers.clear()
+
+    def limit(self, tier: str) -> int:
+        """Workers of a tier: ``jobs`` light ones, half as many heavy ones (they hold ~5x the memory)."""
+        return self.jobs if tier == "light" else max(1, self.jobs // 2)
 
     def _spawn(self, tier: str, count: int = 1) -> list[_Worker]:
         """Start ``count`` workers of a tier at once (their imports overlap), then wait until each is ready."""
@@ -311,9 +316,10 @@ class Pool:
                 for tier, queue in pending.items():
                     while queue:
                         idle = [w for w in self.workers[tier] if w.busy is None]
-                        if not idle and len(self.workers[tier]) < self.jobs:
+                        cap = self.limit(tier)
+                        if not idle and len(self.workers[tier]) < cap:
                             try:
-                                idle = self._spawn(tier, min(self.jobs - len(self.workers[tier]), len(queue)))
+                                idle = self._spawn(tier, min(cap - len(self.workers[tier]), len(queue)))
                             except (OSError, IsolationUnavailable) as error:
                                 index = queue.popleft()
                                 results[index] = failure("sandbox_error", f"cannot start a sandbox worker: {error}")
@@ -360,7 +366,8 @@ class Pool:
                         selector.unregister(worker.stdout)
                         index = worker.busy
                         worker.busy = None
-                        results[index] = failure("time_limit", "the sandbox worker did not answer in time; killed")
+                        results[index] = failure("time_limit", "the sandbox worker did not answer in time; killed",
+                                                 wall_clock=True)
                         self._retire(tier, worker)
                         done += 1
                         if progress is not None:

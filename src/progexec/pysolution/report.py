@@ -50,6 +50,9 @@ def table(leaderboard: Leaderboard, by_topic: bool = False) -> str:
             notes.append(f"{len(model.unknown)} prediction(s) naming no gold question (not scored)")
         if model.bad_records:
             notes.append(f"{len(model.bad_records)} unreadable prediction record(s)")
+        if model.wall_clock_stops():
+            notes.append(f"{model.wall_clock_stops()} solution(s) stopped by the wall-clock backstop, not the CPU "
+                         "limit: their verdict may depend on the machine's load")
         if notes:
             lines.append(f"  note: {'; '.join(notes)}")
     bad_gold = [question for question in leaderboard.gold if question.problem is not None]

@@ -65,6 +65,7 @@ class SolutionResult:
     boolean: bool | None = None
     shown: str = ""
     message: str = ""
+    wall_clock: bool = False  # stopped by the wall-clock backstop: a verdict that may depend on the machine's load
 
     def python_value(self) -> int | float | bool | None:
         """The returned value as the official rule sees its type: the int, the bool, or the float."""
@@ -86,9 +87,9 @@ def safe_text(value: Any, limit: int = MESSAGE_CHARS) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")[:limit]
 
 
-def failure(status: str, message: str) -> SolutionResult:
+def failure(status: str, message: str, wall_clock: bool = False) -> SolutionResult:
     """A result the scorer itself decides (time limit, crash, sandbox error)."""
-    return SolutionResult(Status(status), message=safe_text(message))
+    return SolutionResult(Status(status), message=safe_text(message), wall_clock=wall_clock)
 
 
 def _number(raw: Any) -> float | None:
@@ -164,7 +165,7 @@ def decode_report(line: bytes, seq: int) -> SolutionResult:
     if not isinstance(report, dict) or report.get("seq") != seq or isinstance(report.get("seq"), bool):
         return failure("bad_result", "the sandbox worker's report is not about this solution")
     if report.get("timed_out") is True:
-        return failure("time_limit", "no result within the wall-clock backstop")
+        return failure("time_limit", "no result within the wall-clock backstop", wall_clock=True)
     if report.get("overflow") is True:
         return failure("bad_result", "the solution wrote too much on its result pipe")
     text = report.get("result")

@@ -133,11 +133,15 @@ class ModelScore:
             counts[item.result.status.value] = counts.get(item.result.status.value, 0) + 1
         return dict(sorted(counts.items()))
 
+    def wall_clock_stops(self) -> int:
+        """Solutions stopped by the wall-clock backstop, not the CPU limit: verdicts the machine's load may decide."""
+        return sum(item.result.wall_clock for item in self.items)
+
     def summary(self) -> dict[str, Any]:
         return {"model": self.name, "n": len(self.items), "accuracy": self.accuracy,
                 "execution_rate": self.execution_rate, "strict_accuracy": self.strict_accuracy,
                 "official_only": sum(self.divergences().values()), "divergences": self.divergences(),
-                "statuses": self.statuses(), "missing": list(self.missing),
+                "statuses": self.statuses(), "wall_clock_stops": self.wall_clock_stops(), "missing": list(self.missing),
                 "unknown_ids": [item.id for item in self.unknown],
                 "bad_records": [{"line": line, "reason": reason} for line, reason in self.bad_records]}
 
