@@ -56,6 +56,8 @@ READY_SECONDS = 120.0
 # bound: READY_SECONDS = 120.0 — a worker that has not imported its libraries within this many seconds is a sandbox_error
 ANSWER_MARGIN = 5.0
 # bound: ANSWER_MARGIN = 5.0 — seconds past a solution's own wall budget before its worker counts as stalled and is killed
+CLOSE_SECONDS = 5.0
+# bound: CLOSE_SECONDS = 5.0 — how long closing the pool waits for idle workers to exit before killing them
 
 __all__ = ["HEAVY_LIBRARIES", "HEAVY_PRELOAD", "LIGHT_PRELOAD", "OFFERED", "Budget", "Pool", "Request",
            "offered_libraries"]
@@ -267,9 +269,23 @@ class Pool:
         self.close()
 
     def close(self) -> None:
+        """End every worker: idle ones by closing their input (they exit and are reaped, so their CPU time is
+        accounted to this process), then kill whatever is left."""
+        everyone = [worker for workers in self.workers.values() for worker in workers]
+        for worker in everyone:
+            if worker.busy is None and worker.process.stdin is not None:
+                try:
+                    worker.process.stdin.close()
+                except OSError:
+                    pass
+        deadline = time.monotonic() + CLOSE_SECONDS
+        for worker in everyone:
+            try:
+                worker.process.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+            worker.kill()
         for workers in self.workers.values():
-            for worker in workers:
-                worker.kill()
             workers.clear()
 
     def limit(self, tier: str) -> int:
