@@ -90,13 +90,29 @@ def run_official(checkout: Path, data: Path) -> dict[str, Any]:
     return results
 
 
-def run_progexec(data: Path, jobs: int) -> Any:
+def run_progexec(data: Path, jobs: int, cpu_seconds: float | None = None) -> Any:
     sys.path.insert(0, str(ROOT / "src"))
     from progexec.pysolution.datasets import FINANCEMATH
+    from progexec.pysolution.pool import Budget
     from progexec.pysolution.scoring import load_records, model_name, score_runs
     files = sorted((data / "raw_pot_outputs").glob("*.json*"))
+    budget = Budget(cpu_seconds=cpu_seconds) if cpu_seconds is not None else None
     return score_runs(FINANCEMATH, load_records(data / "validation.json.gz"),
-                      [(model_name(path), load_records(path)) for path in files], jobs=jobs)
+                      [(model_name(path), load_records(path)) for path in files], jobs=jobs, budget=budget)
+
+
+def near_clock(data: Path, jobs: int, board: Any, seconds: float) -> list[str]:
+    """The items whose status changes when the CPU limit drops from 3 s to ``seconds``: the solutions that
+    need between ``seconds`` and 3 s, whose outcome a slower machine (or the official wall-clock alarm on a
+    busy one) could change."""
+    tighter = run_progexec(data, jobs, seconds)
+    found = []
+    for model, other in zip(board.models, tighter.models):
+        for item, changed in zip(model.items, other.items):
+            if item.result.status != changed.result.status:
+                found.append(f"{model.name} {item.id}: {item.result.status.value} at 3 s, "
+                             f"{changed.result.status.value} at {seconds:g} s")
+    return found
 
 
 def published_items(checkout: Path, model: str) -> dict[str, tuple[int, int]] | None:
@@ -155,6 +171,8 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"the data directory (default {DEFAULT_DATA})")
     parser.add_argument("--jobs", type=int, default=4 * (os.cpu_count() or 1))
     parser.add_argument("--divergences", action="store_true", help="also print progexec's divergence report")
+    parser.add_argument("--near-clock", type=float, default=None, metavar="SECONDS",
+                        help="also list the items whose status changes with a CPU limit of SECONDS instead of 3")
     args = parser.parse_args()
     official = run_official(args.checkout, args.data)
     board = run_progexec(args.data, args.jobs)
@@ -180,6 +198,11 @@ def main() -> int:
             problems.append(f"{model.name}: progexec {figures}, published "
                             f"{None if row is None else (row['accuracy'], row['execution_rate'])}")
     problems += check_extraction_and_rule(args.checkout, args.data, board)
+    if args.near_clock is not None:
+        changed = near_clock(args.data, args.jobs, board, args.near_clock)
+        print(f"items whose status changes between {args.near_clock:g} s and 3 s of CPU: {len(changed)}")
+        for line in changed:
+            print(f"    {line}")
     if args.divergences:
         from progexec.pysolution.report import divergence_text
         print(divergence_text(board), end="")
