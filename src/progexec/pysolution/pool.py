@@ -39,7 +39,7 @@ from ..mathqa.bubblewrap import IsolationUnavailable
 from .results import SolutionResult, decode_report, failure
 
 LIGHT_PRELOAD = ("math", "cmath", "decimal", "fractions", "statistics", "datetime", "random", "itertools",
-                 "functools", "re", "json", "numpy")
+                 "functools", "re", "json", "numpy", "numpy.random")
 """What a light worker imports once: the standard-library modules solutions use, and numpy."""
 
 HEAVY_LIBRARIES = ("scipy", "sympy", "pandas", "mpmath")
