@@ -93,6 +93,9 @@ def test_forged_reports_are_bad_results() -> None:
 def test_values_that_differ_between_runs_are_made_stable(pool: Pool) -> None:
     results = run(pool, "import random\ndef solution():\n    return random.random()",
                   "import random\ndef solution():\n    return random.random()",
-                  "def solution():\n    return lambda: 1")
+                  "def solution():\n    return lambda: 1",
+                  "import numpy as np\ndef solution():\n    return np.random.rand()",
+                  "import numpy as np\ndef solution():\n    return np.random.rand()")
     assert results[0].number == results[1].number  # seeded: the same value in every child and every run
+    assert results[3].number == results[4].number
     assert results[2].status is Status.NOT_A_NUMBER and "0x?" in results[2].shown
