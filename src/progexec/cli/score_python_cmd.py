@@ -131,7 +131,7 @@ def _run_pot(args: argparse.Namespace, dataset: Dataset, gold: list[Record]) -> 
     cpu = args.time_limit if args.time_limit is not None else base.cpu_seconds
     budget = Budget(cpu_seconds=cpu, wall_seconds=max(args.timeout or base.wall_seconds, cpu + 1),
                     memory_bytes=args.memory_mb * 1024 * 1024 if args.memory_mb else base.memory_bytes)
-    progress = progress_for(args, sum(len(records) for _, records in runs), "score-python")
+    progress = progress_for(args, None, "score-python")  # counts distinct solutions run (identical code runs once)
     try:
         leaderboard = score_runs(dataset, gold, runs, jobs=args.jobs or 4 * default_jobs(), budget=budget,
                                  unsafe_no_isolation=args.unsafe_no_isolation, progress=progress.update)
