@@ -20,6 +20,9 @@ pytestmark = pytest.mark.skipif(not bubblewrap.status().available, reason="no bu
 DISARM = "import sys\nsys.modules['__main__']._audit.__code__ = (lambda event, args: None).__code__\nimport os\n"
 
 
+AS_ROOT = {"forbidden"} if os.geteuid() == 0 else {"forbidden", "ok"}
+
+
 def attacks(gold_path: Path, marker: Path) -> dict[str, tuple[str, set[str]]]:
     """name -> (solution body, the statuses it may end with)."""
     return {
@@ -36,6 +39,9 @@ def attacks(gold_path: Path, marker: Path) -> dict[str, tuple[str, set[str]]]:
         "write_tmp": (DISARM + "def solution():\n    open('/tmp/planted', 'w').write('x')\n    return 1",
                       {"forbidden"}),
         "mkdir_tmp": (DISARM + "def solution():\n    os.mkdir('/tmp/planted_dir')\n    return 1", {"forbidden"}),
+        # as root (CI) the sandbox's root and /dev belong to root; in a user namespace, to the mapped user
+        "mkdir_root": (DISARM + "def solution():\n    os.mkdir('/planted_dir')\n    return 1", AS_ROOT),
+        "mkdir_dev": (DISARM + "def solution():\n    os.mkdir('/dev/planted_dir')\n    return 1", AS_ROOT),
         "kill_everything": (DISARM + "import signal\ndef solution():\n    os.kill(-1, signal.SIGKILL)\n    return 1",
                             {"crash", "forbidden"}),
         "stop_the_worker": (DISARM + "import signal\ndef solution():\n    os.kill(os.getppid(), signal.SIGSTOP)\n"
