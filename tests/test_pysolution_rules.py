@@ -7,8 +7,10 @@ that code by hand (scripts/crosscheck_financemath.py runs the original on every 
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -126,3 +128,18 @@ FENCED = "Here:\n```python\ndef solution():\n    return 1\n```\nand\n```python\n
 ])
 def test_extract_code(output: str, code: str) -> None:
     assert extract_code(output) == code
+
+
+def test_no_isolation_is_refused_unless_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from progexec.cli import main
+    from progexec.mathqa import bubblewrap
+    from progexec.mathqa.bubblewrap import IsolationUnavailable
+    from progexec.pysolution.pool import Pool
+    monkeypatch.setattr(bubblewrap, "status", lambda: bubblewrap.Isolation(False, "no bwrap here"))
+    with pytest.raises(IsolationUnavailable):
+        Pool(1)
+    gold = [{"question_id": "q", "python_solution": "def solution():\n    return 1", "topic": "t"}]
+    (tmp_path / "gold.json").write_text(json.dumps(gold))
+    (tmp_path / "m.json").write_text(json.dumps([{"question_id": "q", "output": ["```python\nx\n```"]}]))
+    assert main(["score-python", "--gold", str(tmp_path / "gold.json"), "--pred", str(tmp_path / "m.json"),
+                 "--no-progress"]) == 2
