@@ -80,6 +80,14 @@ class Limits:
     max_trax_int_bits: int = _bound(65_536, "largest integer intermediate under --semantics trax; larger is limit_exceeded")
     max_options_chars: int = _bound(4096, "longest MathQA options field parsed; longer gives no options (too_long)")
     max_sandbox_code_chars: int = _bound(1_000_000, "longest MathQA-Python snippet run in the sandbox")
+    solution_cpu_seconds: float = _bound(
+        3.0, "CPU seconds one program-of-thought solution may use in the sandbox (FinanceMath's 3 s alarm); "
+             "past it the solution is time_limit")
+    solution_wall_seconds: float = _bound(
+        30.0, "wall-clock backstop per program-of-thought solution (a solution that sleeps); past it time_limit, "
+              "flagged as a verdict the machine's load may decide")
+    solution_memory_bytes: int = _bound(
+        2 * 1024 ** 3, "address space of one program-of-thought solution, the preloaded libraries included")
     max_completion_chars: int = _bound(100_000, "longest completion the reward reads; longer is too_large, not read")
     max_reward_program_chars: int = _bound(4_000, "longest program the reward extracts and runs; longer is too_large")
     max_reward_steps: int = _bound(200, "most steps of a program the reward runs; more is too_large, never parsed")

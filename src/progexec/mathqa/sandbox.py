@@ -163,7 +163,8 @@ def _start(isolated: bool, workdir: str, request: IO[bytes]) -> subprocess.Popen
                                 close_fds=True, **common)
     seccomp_fd = bubblewrap.open_seccomp()
     try:
-        argv = bubblewrap.command([bubblewrap.runtime().executable, "-I", "-S", "-c", _child_source()], seccomp_fd)
+        argv = readonly_tmp(bubblewrap.command([bubblewrap.runtime().executable, "-I", "-S", "-c", _child_source()],
+                                               seccomp_fd))
         return subprocess.Popen(argv, cwd="/", env={}, pass_fds=() if seccomp_fd is None else (seccomp_fd,), **common)
     finally:
         if seccomp_fd is not None:
@@ -226,6 +227,19 @@ def _answer(raw: Any) -> float | None:
     return None
 
 
+def safe_message(text: str) -> str:
+    """A child's message cut to MAX_MESSAGE_CHARS with lone surrogates escaped, so printing or encoding it
+    can never fail (a snippet's ``raise ValueError('\\ud800')`` must not end the run)."""
+    return text[:MAX_MESSAGE_CHARS * 2].encode("utf-8", "backslashreplace").decode("utf-8")[:MAX_MESSAGE_CHARS]
+
+
+def readonly_tmp(argv: list[str]) -> list[str]:
+    """The bwrap command line with its private ``/tmp`` remounted read-only (after every bind under it): a
+    snippet can create nothing there, so it can hold no host memory in it, whatever uid it runs as."""
+    separator = argv.index("--")
+    return argv[:separator] + ["--remount-ro", "/tmp"] + argv[separator:]
+
+
 def decode_result(raw: bytes, returncode: int | None, seconds: float = 0.0) -> SnippetResult:
     """The child's result from its bytes: ``{"kind", "answer"?, "message"?}``, every field checked.
 
@@ -248,7 +262,7 @@ def decode_result(raw: bytes, returncode: int | None, seconds: float = 0.0) -> S
     if kind is None or kind not in CHILD_KINDS:
         return SnippetResult(SnippetKind.BAD_RESULT, message="the sandbox's result has no valid kind", seconds=seconds)
     message = payload.get("message", "")
-    message = message[:MAX_MESSAGE_CHARS] if isinstance(message, str) else ""
+    message = safe_message(message) if isinstance(message, str) else ""
     if kind is SnippetKind.OK:
         answer = _answer(payload.get("answer"))
         if answer is None:
