@@ -27,7 +27,7 @@ from enum import Enum
 from itertools import islice
 from typing import Any, Generic, TypeVar
 
-from .errors import ProgexecError
+from .errors import OptionError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -50,7 +50,7 @@ class Engine(str, Enum):
     RAY = "ray"
 
 
-class ParallelError(ProgexecError):
+class ParallelError(OptionError):
     """A chunk could not be run (a worker died, Ray is missing, a chunk came back the wrong size)."""
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import ProgexecError
+from ..errors import InputError
 
 Table = Sequence[Sequence[str]]
 
@@ -15,7 +15,7 @@ Table = Sequence[Sequence[str]]
 _STR_ONLY = frozenset({str})
 
 
-class TableError(ProgexecError, ValueError):
+class TableError(InputError):
     """The table is not a list of lists of strings."""
 
 
