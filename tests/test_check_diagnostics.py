@@ -2,7 +2,7 @@
 
 In text, JSON and JUnit alike, for check-rounder and check-evaluator (the shared reporter of
 :mod:`progexec.checker.report`). docs/check-evaluator.md promises the first and the last
-2,000 bytes of stderr (``STDERR_HEAD``, ``STDERR_TAIL``).
+2,000 bytes of stderr (``DEFAULT_LIMITS.stderr_head_bytes``, ``DEFAULT_LIMITS.stderr_tail_bytes``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from xml.etree import ElementTree
 
 import pytest
 
+from progexec.limits import DEFAULT_LIMITS
 from progexec.cli import main
-from progexec.isolation.process import STDERR_HEAD, STDERR_TAIL, StderrCapture
+from progexec.isolation.process import StderrCapture
 
 PY = sys.executable
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -104,12 +105,12 @@ def test_the_evaluator_names_the_case_by_its_id(tmp_path: Path, capsys: pytest.C
 
 def test_stderr_capture_keeps_head_and_tail_within_bounds() -> None:
     capture = StderrCapture()
-    capture.feed(b"H" * STDERR_HEAD + b"m" * 10_000)
-    capture.feed(b"T" * STDERR_TAIL)
+    capture.feed(b"H" * DEFAULT_LIMITS.stderr_head_bytes + b"m" * 10_000)
+    capture.feed(b"T" * DEFAULT_LIMITS.stderr_tail_bytes)
     text = capture.text()
-    assert text.startswith("H" * STDERR_HEAD) and text.endswith("T" * STDERR_TAIL)
+    assert text.startswith("H" * DEFAULT_LIMITS.stderr_head_bytes) and text.endswith("T" * DEFAULT_LIMITS.stderr_tail_bytes)
     assert "[... 10,000 bytes of stderr left out ...]" in text
-    assert len(capture.head) + len(capture.tail) == STDERR_HEAD + STDERR_TAIL
+    assert len(capture.head) + len(capture.tail) == DEFAULT_LIMITS.stderr_head_bytes + DEFAULT_LIMITS.stderr_tail_bytes
 
 
 JS = Path(__file__).resolve().parent / "ports" / "finqa_eval.js"

@@ -16,7 +16,7 @@ import progexec
 from progexec.interp.status import Status
 from progexec.limits import DEFAULT_LIMITS
 from progexec.report import to_html, to_markdown
-from progexec.score import ScoreInputError, score_sources
+from progexec.score import score_sources
 
 ROOT = Path(__file__).resolve().parent.parent
 PREDICTIONS = ROOT / "tests" / "data" / "predictions" / "finqa_example_predictions.json.gz"

@@ -10,7 +10,6 @@ test labels are private).
 from __future__ import annotations
 
 import json
-import math
 import subprocess
 import sys
 from pathlib import Path

@@ -20,9 +20,9 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="progexec serve needs the serve extra")
 
-from progexec.limits import DEFAULT_LIMITS  # noqa: E402
+from progexec.limits import DEFAULT_LIMITS, DEFAULT_LIMITS  # noqa: E402
 from progexec.reward.remote import response_text  # noqa: E402
-from progexec.reward.server import INLINE_BODY_BYTES, RewardApp  # noqa: E402
+from progexec.reward.server import RewardApp  # noqa: E402
 
 from .serve_harness import ROOT, Served, asgi_call, children, environment, post, request, start  # noqa: E402
 
@@ -134,7 +134,7 @@ def test_a_busy_server_answers_503_at_once(monkeypatch: pytest.MonkeyPatch) -> N
         return original(self, path, body)
 
     monkeypatch.setattr(RewardApp, "answer", held)
-    body = b'{"items": []}' + b" " * INLINE_BODY_BYTES  # worked in a thread, not on the event loop
+    body = b'{"items": []}' + b" " * DEFAULT_LIMITS.serve_inline_body_bytes  # worked in a thread, not on the event loop
 
     async def both() -> list[int]:
         statuses: list[int] = []

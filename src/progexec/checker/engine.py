@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Optional
 
-from ..isolation.leash import (DEFAULT_CHUNK, DEFAULT_STALL, DEFAULT_TIMEOUT, EXIT_GRACE, MAX_NOTES, START_TIMEOUT,
-                               Answer, ChildExchange, Fault, FaultKind, StartError)
+from ..isolation.leash import (DEFAULT_CHUNK, DEFAULT_STALL, DEFAULT_TIMEOUT, MAX_NOTES, Answer, ChildExchange, Fault,
+                               FaultKind, StartError)
 from ..isolation.bwrap import IsolationUnavailable, PortSandbox, python_sandbox, sandbox_for
-from ..isolation.process import READ_SIZE, STDERR_HEAD, STDERR_MAX, STDERR_TAIL
+from ..isolation.process import READ_SIZE
 from .pychild import READY
 
-__all__ = ["DEFAULT_CHUNK", "DEFAULT_STALL", "DEFAULT_TIMEOUT", "EXIT_GRACE", "MAX_NOTES", "READY_LINE", "READ_SIZE",
-           "START_TIMEOUT", "STDERR_HEAD", "STDERR_MAX", "STDERR_TAIL", "Answer", "ChildExchange", "Fault",
+__all__ = ["DEFAULT_CHUNK", "DEFAULT_STALL", "DEFAULT_TIMEOUT", "MAX_NOTES", "READY_LINE", "READ_SIZE",
+           "Answer", "ChildExchange", "Fault",
            "FaultKind", "IsolationUnavailable", "PortSandbox", "StartError", "command_port", "python_child_argv", "python_port"]
 
 READY_LINE: bytes = READY

@@ -22,8 +22,6 @@ HELP = ("serve the reward over HTTP (needs the serve extra): GET /health, POST /
         "remote reward shape), POST /batch")
 EXIT_CODES = "exit codes: 0 stopped by SIGINT/SIGTERM, 2 usage error (a bad option, the port is taken, no serve extra)"
 EXTRA_HINT = "progexec serve needs the serve extra: pip install 'progexec[serve]' (it installs uvicorn)"
-MAX_WORKERS = 64
-# bound: MAX_WORKERS = 64 — most worker processes --workers starts
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,8 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, got {args.port}")
-    if not 1 <= args.workers <= MAX_WORKERS:
-        raise UsageError(f"--workers must be 1..{MAX_WORKERS}, got {args.workers}")
+    if not 1 <= args.workers <= current().max_serve_workers:
+        raise UsageError(f"--workers must be 1..{current().max_serve_workers}, got {args.workers}")
     try:
         from ..reward import http_run
     except ImportError as error:

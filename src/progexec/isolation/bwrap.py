@@ -30,6 +30,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from ..limits import current
 from ..errors import SetupError
 
 SANDBOX_UID = 65534
@@ -42,8 +43,6 @@ CHILD_ENV = (("LANG", "C.UTF-8"), ("LC_ALL", "C.UTF-8"), ("PYTHONHASHSEED", "0")
              ("OPENBLAS_NUM_THREADS", "1"), ("OMP_NUM_THREADS", "1"), ("MKL_NUM_THREADS", "1"))
 """The whole environment of a snippet (bwrap clears everything else): one BLAS thread, fixed hashing."""
 
-PROBE_TIMEOUT = 20.0
-# bound: PROBE_TIMEOUT = 20.0 — seconds the one-time isolation probe may take before isolation counts as unavailable
 
 
 class IsolationUnavailable(SetupError):
@@ -211,7 +210,7 @@ def _probe() -> Isolation:
     seccomp_fd = open_seccomp()
     try:
         argv = command([runtime().executable, "-I", "-S", "-c", "import os; print(os.getuid())"], seccomp_fd)
-        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=PROBE_TIMEOUT,
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=current().isolation_probe_seconds,
                               pass_fds=() if seccomp_fd is None else (seccomp_fd,), env={})
     except IsolationUnavailable as error:
         return Isolation(False, str(error))

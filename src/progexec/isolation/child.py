@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+from ..limits import current
 from ..errors import ProgexecError
 from . import bwrap
 from .process import READ_SIZE, StderrCapture, close_streams, kill_group
@@ -36,10 +37,6 @@ REAPER = str(Path(__file__).with_name("reaper.py"))
 MARK = "PROGEXEC_PORT_MARK"
 """An environment variable set, with a fresh random value, in every port's environment: if the port kills
 its reaper, what it started is still found (through ``/proc/PID/environ``) and killed."""
-# bound: EXIT_GRACE = 0.5 s — how long what a port started may run on after it exited (then it is killed: no_exit)
-EXIT_GRACE = 0.5
-# bound: REAPER_GRACE = 5 s — how long the reaper may take to kill a stopped port's tree before its group is killed
-REAPER_GRACE = 5.0
 STATUS_MAX = 65536
 """Most bytes read of the reaper's status line."""
 
@@ -96,11 +93,11 @@ class Child:
         seccomp_fd: Optional[int] = None
         try:
             if sandbox is None:
-                command = [sys.executable, "-I", "-S", REAPER, str(write_end), str(EXIT_GRACE), "--", *argv]
+                command = [sys.executable, "-I", "-S", REAPER, str(write_end), str(current().port_exit_grace_seconds), "--", *argv]
                 options: dict[str, Any] = {"cwd": cwd, "env": dict(os.environ if env is None else env) | {MARK: mark}}
             else:  # the reaper outside: the sandbox's seccomp filter lets no process fork, itself included
                 seccomp_fd = bwrap.open_seccomp()
-                command = [sys.executable, "-I", "-S", REAPER, str(write_end), str(EXIT_GRACE), "--",
+                command = [sys.executable, "-I", "-S", REAPER, str(write_end), str(current().port_exit_grace_seconds), "--",
                            *sandbox.command(list(argv), seccomp_fd)]
                 options = {"cwd": "/", "env": {}}
             fds = (write_end,) if seccomp_fd is None else (write_end, seccomp_fd)
@@ -126,7 +123,7 @@ class Child:
         except subprocess.TimeoutExpired:
             try:
                 proc.send_signal(signal.SIGTERM)  # the reaper kills the port and all it started
-                proc.wait(timeout=REAPER_GRACE)
+                proc.wait(timeout=current().reaper_grace_seconds)
             except (ProcessLookupError, subprocess.TimeoutExpired):
                 pass
         kill_group(proc)  # no reaper left (killed by the port?): the group, and bwrap's namespace, die here

@@ -13,8 +13,8 @@ What the child cannot do to the checker:
 * **outwait it**: the timeout counts *progress* only, a byte written to the child or a complete
   answer line it was allowed to send; partial lines, floods and stderr never reset the clock;
 * **bury it in stderr**: stderr is read through a pipe into a bounded head and tail
-  (:class:`~.process.StderrCapture`: ``STDERR_HEAD`` and ``STDERR_TAIL`` bytes kept) and no
-  longer read past ``STDERR_MAX`` bytes (a child blocked on it then hangs and is killed);
+  (:class:`~.process.StderrCapture`: ``stderr_head_bytes`` and ``stderr_tail_bytes`` kept, ``Limits`` fields) and
+  no longer read past ``stderr_max_bytes`` (a child blocked on it then hangs and is killed);
 * **outlive it**: the child runs under the reaper (:mod:`.child`, :mod:`.reaper`), a child
   subreaper in its own session: every process the child starts, a daemon that double-forks,
   calls ``setsid`` and closes its stdio included, is killed when the child ends, and a child
@@ -43,20 +43,19 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Optional, Union
 
+from ..limits import current
 from . import bwrap
 from .bwrap import IsolationUnavailable, PortSandbox
-from .child import EXIT_GRACE, Child, Ending, StartError
-from .process import READ_SIZE, STDERR_MAX, ExitStatus, StderrCapture
+from .child import Child, Ending, StartError
+from .process import READ_SIZE, ExitStatus, StderrCapture
 
-__all__ = ["DEFAULT_CHUNK", "DEFAULT_STALL", "DEFAULT_TIMEOUT", "EXIT_GRACE", "MAX_NOTES", "START_TIMEOUT", "Answer",
+__all__ = ["DEFAULT_CHUNK", "DEFAULT_STALL", "DEFAULT_TIMEOUT", "MAX_NOTES", "Answer",
            "ChildExchange", "Ending", "Fault", "FaultKind", "StartError"]
 
 DEFAULT_CHUNK = 1000
 DEFAULT_TIMEOUT = 20.0
 DEFAULT_STALL = 1.0
 MAX_NOTES = 20
-# bound: START_TIMEOUT = 60 s — how long a --python child may take to import its function (its handshake)
-START_TIMEOUT = 60.0
 REQUEST_QUOTE = 300
 """Bytes of the request line a fault quotes (the case the child was answering)."""
 
@@ -151,7 +150,7 @@ class ChildExchange:
             self._handshake(self.ready)
 
     def _handshake(self, ready: bytes) -> None:
-        wait = max(self.timeout, START_TIMEOUT)  # interpreter start-up is not the function hanging
+        wait = max(self.timeout, current().port_start_seconds)  # interpreter start-up is not the function hanging
         result = self._loop(memoryview(b""), 1, to_eof=False, stall=wait, timeout=wait)
         if result.lines[:1] == [ready.rstrip(b"\n")] and result.fault is None:
             return
@@ -335,7 +334,7 @@ class ChildExchange:
                     wait = min(wait, 0.05)
                     if exited_at is None and proc.poll() is not None:
                         exited_at = now
-                    if exited_at is not None and now - exited_at > EXIT_GRACE:
+                    if exited_at is not None and now - exited_at > current().port_exit_grace_seconds:
                         return _Round(lines, Fault(FaultKind.NO_EXIT,
                                                    "the program exited but a process it started still holds "
                                                    "its output open; killed"))
@@ -409,6 +408,6 @@ class ChildExchange:
             return False
         if not self._stderr.feed(data):
             self._stderr_open = False
-            self.note(f"the program wrote more than {STDERR_MAX >> 20} MiB on stderr; no longer read")
+            self.note(f"the program wrote more than {current().stderr_max_bytes >> 20} MiB on stderr; no longer read")
             return False
         return True

@@ -15,15 +15,10 @@ import time
 from dataclasses import dataclass
 from enum import Enum
 from typing import IO, Optional
+from ..limits import current
 
 READ_SIZE = 65536
 """Bytes asked of a pipe per read."""
-# bound: STDERR_HEAD = 2000 — first bytes of a child's stderr kept to quote (the start-up error, the first trace)
-STDERR_HEAD = 2000
-# bound: STDERR_TAIL = 2000 — last bytes of a child's stderr kept to quote (the error line that ended it)
-STDERR_TAIL = 2000
-# bound: STDERR_MAX = 64 MiB — stderr bytes read from one child before the reader stops reading it
-STDERR_MAX = 64 << 20
 
 
 class Bound(str, Enum):
@@ -62,8 +57,11 @@ class StderrCapture:
     ends with the count of bytes left out between them.
     """
 
-    def __init__(self, head: int = STDERR_HEAD, tail: int = STDERR_TAIL, cap: int = STDERR_MAX) -> None:
-        self.head_size, self.tail_size, self.cap = head, tail, cap
+    def __init__(self, head: int | None = None, tail: int | None = None, cap: int | None = None) -> None:
+        limits = current()  # the bounds in force when the child starts (stderr_head_bytes, ...)
+        self.head_size = limits.stderr_head_bytes if head is None else head
+        self.tail_size = limits.stderr_tail_bytes if tail is None else tail
+        self.cap = limits.stderr_max_bytes if cap is None else cap
         self.head = bytearray()
         self.tail = bytearray()
         self.total = 0

@@ -11,10 +11,10 @@ import sys
 
 from ..isolation import bwrap as _bwrap
 from ..isolation.bwrap import *  # noqa: F401,F403  (the public names, for type checkers)
-from ..isolation.bwrap import (CHILD_ENV, PROBE_TIMEOUT, SANDBOX_UID, THIRD_PARTY, Isolation, IsolationUnavailable,
-                               Runtime, UidDrop, command, open_seccomp, runtime, status)
+from ..isolation.bwrap import (CHILD_ENV, SANDBOX_UID, THIRD_PARTY, Isolation, IsolationUnavailable, Runtime, UidDrop,
+                               command, open_seccomp, runtime, status)
 
-__all__ = ["CHILD_ENV", "PROBE_TIMEOUT", "SANDBOX_UID", "THIRD_PARTY", "Isolation", "IsolationUnavailable", "Runtime",
+__all__ = ["CHILD_ENV", "SANDBOX_UID", "THIRD_PARTY", "Isolation", "IsolationUnavailable", "Runtime",
            "UidDrop", "command", "open_seccomp", "runtime", "status"]
 
 sys.modules[__name__] = _bwrap

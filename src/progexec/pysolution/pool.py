@@ -52,12 +52,6 @@ HEAVY_PRELOAD = LIGHT_PRELOAD + ("scipy", "scipy.optimize", "scipy.stats", "scip
 OFFERED = ("numpy", "scipy", "sympy", "mpmath", "pandas", "dateutil", "six", "pytz", "tzdata")
 """Third-party packages bound read-only into the sandbox when installed (sympy needs mpmath; pandas dateutil)."""
 
-READY_SECONDS = 120.0
-# bound: READY_SECONDS = 120.0 — a worker that has not imported its libraries within this many seconds is a sandbox_error
-ANSWER_MARGIN = 5.0
-# bound: ANSWER_MARGIN = 5.0 — seconds past a solution's own wall budget before its worker counts as stalled and is killed
-CLOSE_SECONDS = 5.0
-# bound: CLOSE_SECONDS = 5.0 — how long closing the pool waits for idle workers to exit before killing them
 
 __all__ = ["HEAVY_LIBRARIES", "HEAVY_PRELOAD", "LIGHT_PRELOAD", "OFFERED", "Budget", "Pool", "Request",
            "offered_libraries"]
@@ -187,7 +181,7 @@ class _Worker:
 
     def wait_ready(self) -> None:
         """Wait for the worker's ready line (its libraries imported); raises IsolationUnavailable if it fails."""
-        line = self._read_line(time.monotonic() + READY_SECONDS)
+        line = self._read_line(time.monotonic() + current().solution_worker_ready_seconds)
         ready = json.loads(line) if line else None
         if not isinstance(ready, dict) or ready.get("ready") is not True:
             self.kill()
@@ -278,7 +272,7 @@ class Pool:
                     worker.process.stdin.close()
                 except OSError:
                     pass
-        deadline = time.monotonic() + CLOSE_SECONDS
+        deadline = time.monotonic() + current().solution_pool_close_seconds
         for worker in everyone:
             try:
                 worker.process.wait(max(0.0, deadline - time.monotonic()))
@@ -351,7 +345,7 @@ class Pool:
                             queue.appendleft(index)
                             continue
                         worker.busy = index
-                        worker.deadline = time.monotonic() + self.budget.wall_seconds + ANSWER_MARGIN
+                        worker.deadline = time.monotonic() + self.budget.wall_seconds + current().solution_answer_margin_seconds
                         selector.register(worker.stdout, selectors.EVENT_READ, (tier, worker))
                 busy = [(tier, w) for tier, ws in self.workers.items() for w in ws if w.busy is not None]
                 if not busy:

@@ -7,7 +7,7 @@ within it; past it the client gets 408 and the connection is closed) and the wri
 (``serve_write_seconds``: once the server has to wait for the client to read, the pending answer
 must be taken within it, else the connection is dropped). h11 parses strictly (a Content-Length of
 digits only; two different ones, a bad request line or headers over 16 KiB are a 400).
-:func:`serve` listens with a backlog of :data:`LISTEN_BACKLOG` and runs ``workers`` processes on
+:func:`serve` listens with a backlog of ``serve_listen_backlog`` (a ``Limits`` field) and runs ``workers`` processes on
 the one socket.
 """
 
@@ -28,15 +28,10 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ..limits import current
 from ..errors import ProgexecError
 from .server import RewardApp
 
-LISTEN_BACKLOG = 2048
-# bound: LISTEN_BACKLOG = 2048 — connections the kernel queues before the server accepts them (capped by somaxconn)
-KEEP_ALIVE_SECONDS = 5
-# bound: KEEP_ALIVE_SECONDS = 5 — an idle keep-alive connection is closed after this long without a new request
-STARTUP_SECONDS = 5.0
-# bound: STARTUP_SECONDS = 5 — a worker process that exits sooner after its start stops the server (no restart loop)
 
 
 class WorkerFailed(ProgexecError, RuntimeError):
@@ -151,14 +146,14 @@ class GuardedH11Protocol(H11Protocol):
         self._request_timer = self._write_timer = None
 
 
-def listening_socket(host: str, port: int, backlog: int = LISTEN_BACKLOG) -> socket.socket:
+def listening_socket(host: str, port: int, backlog: int | None = None) -> socket.socket:
     """A TCP socket bound to ``host:port`` (port 0 picks one) and listening with ``backlog``."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
-        sock.listen(backlog)
+        sock.listen(current().serve_listen_backlog if backlog is None else backlog)
     except OSError:
         sock.close()
         raise
@@ -170,9 +165,9 @@ def serve(app: RewardApp, sock: socket.socket, workers: int = 1,
           on_ready: Callable[[], None] | None = None) -> None:
     """Serve ``app`` on a listening socket until SIGINT/SIGTERM, in ``workers`` processes."""
     config = ServeConfig(app, http=GuardedH11Protocol, ws="none", lifespan="off", interface="asgi3",
-                         loop="asyncio", workers=workers, backlog=LISTEN_BACKLOG, log_level="error",
+                         loop="asyncio", workers=workers, backlog=current().serve_listen_backlog, log_level="error",
                          access_log=False, proxy_headers=False, server_header=False,
-                         timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                         timeout_keep_alive=current().serve_keep_alive_seconds,
                          timeout_graceful_shutdown=max(1, int(app.limits.serve_request_seconds)))
     if on_ready is not None:
         on_ready()
@@ -207,7 +202,7 @@ def _supervise(config: ServeConfig, sock: socket.socket, workers: int) -> None:
             for index, (process, started) in enumerate(processes):
                 if process.is_alive():
                     continue
-                if time.monotonic() - started < STARTUP_SECONDS:
+                if time.monotonic() - started < current().serve_startup_seconds:
                     raise WorkerFailed(f"a worker process exited at start-up (exit code {process.exitcode})")
                 processes[index] = start()
     finally:

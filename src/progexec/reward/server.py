@@ -13,7 +13,7 @@ A request is refused before its body is read when its framing is not one plain `
 that trickles its body holds no slot. The body is decoded within counted bounds
 (:mod:`.request_json`); an unusable body is 400 with ``{"error": ...}``, an unusable item a
 ``bad_input`` record (``/batch``) or a 0 reward (``/get_reward``) inside the 200 answer. The work
-of a body over :data:`INLINE_BODY_BYTES` runs in a thread (the event loop keeps reading and writing
+of a body over :data:`current().serve_inline_body_bytes` runs in a thread (the event loop keeps reading and writing
 other connections), and the slot is given back before the answer is written.
 """
 
@@ -42,8 +42,6 @@ Send = Callable[[Message], Awaitable[None]]
 
 ROUTES = ("/get_reward", "/batch")
 """The POST endpoints."""
-INLINE_BODY_BYTES = 8192
-# bound: INLINE_BODY_BYTES = 8 KiB — a body this small is worked on the event loop itself (its work is a few
 # milliseconds at most); a larger one in a worker thread, so the loop keeps serving other connections
 MAX_ERROR_CHARS = 1000
 """An error message is cut to this length (it may quote the request)."""
@@ -123,7 +121,7 @@ class RewardApp:
         slots.admitted += 1
         try:
             async with slots.running:
-                if len(body) <= INLINE_BODY_BYTES:  # small: a hop to a thread would cost more than the work
+                if len(body) <= current().serve_inline_body_bytes:  # small: a hop to a thread would cost more than the work
                     status, payload = self.answer(path, body)
                 else:
                     status, payload = await slots.loop.run_in_executor(pool, self.answer, path, body)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Optional, Union
 
+from ...limits import current
 from ...grammar.parse import ProgramSyntaxError, parse_program
 from ...grammar.tokens import official_tokenize
 from ...interp.flat import CompileError, FlatProgram, compile_program, run_flat
@@ -59,8 +60,6 @@ class Prepared:
     flat: Optional[FlatProgram] = None
 
 
-# bound: MAX_INT_DIGITS = 400 — an integer in an answer with more digits is not_float, never converted
-MAX_INT_DIGITS = 400
 _NONFINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan, "Infinity": math.inf,
               "-Infinity": -math.inf, "NaN": math.nan}
 
@@ -70,7 +69,7 @@ class _HugeInt(float):
 
 
 def _parse_int(text: str) -> Any:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+    if len(text.lstrip("-")) > current().max_answer_int_digits:
         return _HugeInt(0.0)
     return int(text)
 
@@ -149,7 +148,7 @@ def _value(raw: Any) -> tuple[Optional[Union[float, str]], Optional[Failure]]:
     if isinstance(raw, bool):
         return None, _fail(EvalDivergence.YES_NO, f"value {json.dumps(raw)}: a yes/no answer is the string")
     if isinstance(raw, _HugeInt):
-        return None, _fail(EvalDivergence.NOT_FLOAT, f"an integer of more than {MAX_INT_DIGITS} digits")
+        return None, _fail(EvalDivergence.NOT_FLOAT, f"an integer of more than {current().max_answer_int_digits} digits")
     if isinstance(raw, (int, float)):
         try:
             return float(raw), None

@@ -21,6 +21,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Optional
 
+from ...limits import current
 from ...errors import ProgexecError
 from ..engine import ChildExchange, Fault, StartError
 from .suite import RewardCase
@@ -29,12 +30,6 @@ SIGNATURES = ("verl", "verl-batch", "trl", "openrlhf", "plain")
 BATCHED = frozenset({"verl-batch", "trl", "openrlhf", "url"})
 DEFAULT_BATCH = 32
 DEFAULT_TIMEOUT = 10.0
-MAX_HANGS = 3
-# bound: MAX_HANGS = 3 — hangs (killed calls) after which the remaining cases are not run
-MAX_DEATHS = 20
-# bound: MAX_DEATHS = 20 — times the function's process may die before the remaining cases are not run
-MAX_ANSWER_LINE = 1 << 20
-# bound: MAX_ANSWER_LINE = 1 MiB — one answer line (a batch's rewards and descriptions) from the child
 PROMPT = "Question: answer from the table and text above.\nResponse: "
 """The prompt that OpenRLHF and TRL callers receive beside each completion."""
 READY = b"progexec-rewardchild ready\n"
@@ -93,10 +88,11 @@ class RewardCaller:
     """The function under test in a leashed child; :meth:`call` gives one Outcome per case, in order."""
 
     def __init__(self, argv: Sequence[str], *, per_case: bool, batch: int, timeout: float,
-                 max_hangs: int = MAX_HANGS, name: str = "") -> None:
+                 max_hangs: int | None = None, name: str = "") -> None:
         self.argv, self.per_case, self.batch = list(argv), per_case, max(1, batch)
-        self.timeout, self.max_hangs, self.name = timeout, max_hangs, name
-        self.exchange = ChildExchange(self.argv, timeout=timeout, chunk=1 << 30, max_line=MAX_ANSWER_LINE,
+        self.timeout, self.name = timeout, name
+        self.max_hangs = current().max_reward_hangs if max_hangs is None else max_hangs
+        self.exchange = ChildExchange(self.argv, timeout=timeout, chunk=1 << 30, max_line=current().max_answer_line_bytes,
                                       max_restarts=1 << 30, stall=timeout, ready=None if per_case else READY)
         self.hangs = 0
         self.deaths = 0
@@ -104,18 +100,19 @@ class RewardCaller:
 
     @classmethod
     def python(cls, spec: str, signature: str, mode: str, *, batch: int, timeout: float,
-               max_hangs: int = MAX_HANGS) -> RewardCaller:
+               max_hangs: int | None = None) -> RewardCaller:
         size = batch if signature in BATCHED else 1
         return cls([sys.executable, str(CHILD), signature, spec, mode], per_case=False, batch=size,
                    timeout=timeout, max_hangs=max_hangs, name=spec)
 
     @classmethod
-    def url(cls, url: str, mode: str, *, batch: int, timeout: float, max_hangs: int = MAX_HANGS) -> RewardCaller:
+    def url(cls, url: str, mode: str, *, batch: int, timeout: float,
+            max_hangs: int | None = None) -> RewardCaller:
         return cls([sys.executable, str(CHILD), "url", url, mode], per_case=False, batch=batch,
                    timeout=timeout, max_hangs=max_hangs, name=url)
 
     @classmethod
-    def command(cls, argv: Sequence[str], *, timeout: float, max_hangs: int = MAX_HANGS) -> RewardCaller:
+    def command(cls, argv: Sequence[str], *, timeout: float, max_hangs: int | None = None) -> RewardCaller:
         return cls(argv, per_case=True, batch=1, timeout=timeout, max_hangs=max_hangs, name=" ".join(argv))
 
     def start(self) -> None:
@@ -131,7 +128,7 @@ class RewardCaller:
 
     @property
     def gave_up(self) -> bool:
-        return self.hangs >= self.max_hangs or self.deaths >= MAX_DEATHS
+        return self.hangs >= self.max_hangs or self.deaths >= current().max_reward_deaths
 
     # -- requests and answers ------------------------------------------------------------------------
     def _line(self, number: int, cases: Sequence[RewardCase]) -> bytes:

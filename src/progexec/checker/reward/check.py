@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ...limits import current
 from ...reward import score_completion
 from .caller import Kind, Outcome, RewardCaller
 from .classes import DEFAULT_FAIL_ON, ORDER, RewardClass
@@ -25,8 +26,6 @@ from .suite import RewardCase
 DEFAULT_PROBE_CASES = 240
 DEFAULT_CHUNK = 512
 DEFAULT_THRESHOLD = 0.5
-EXAMPLE_CHARS = 600
-# bound: EXAMPLE_CHARS = 600 — characters of a completion quoted in an example (its length is given)
 PROBES = ("reorder", "fresh", "thread", "pool")
 PROBE_CLASS = {"reorder": RewardClass.NONDETERMINISTIC, "fresh": RewardClass.NONDETERMINISTIC,
                "thread": RewardClass.THREAD_DEPENDENT, "pool": RewardClass.THREAD_DEPENDENT}
@@ -66,7 +65,7 @@ class Finding:
     def as_dict(self) -> dict[str, Any]:
         text = self.case.completion
         return {"id": self.case.id, "class": self.kind.value, "form": self.case.form,
-                "completion": text if len(text) <= EXAMPLE_CHARS else text[:EXAMPLE_CHARS] + " ...",
+                "completion": text if len(text) <= current().example_chars else text[:current().example_chars] + " ...",
                 "completion_chars": len(text), "gold": self.case.gold, "expected_reward": self.case.expected,
                 "reward": self.got.describe(), "probe": self.probe,
                 "probe_reward": None if self.probe_got is None else self.probe_got.describe(),

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Optional
 
+from ...limits import current
 from ...items import Item
 from ...runner import execute
 from .golds import Gold, program_reproduces
@@ -26,8 +27,6 @@ CLOSE = 5e-4
 """A correct form's largest relative error."""
 FAR = 2e-3
 """A wrong form's smallest relative error."""
-HUGE_CHARS = 150_000
-# bound: HUGE_CHARS = 150,000 — the length of a "huge" completion (a runaway generation)
 
 Render = Callable[[Gold, random.Random], Optional[str]]
 
@@ -258,8 +257,8 @@ def _empty(gold: Gold, rng: random.Random) -> str:
 def _huge(gold: Gold, rng: random.Random) -> str:
     words = [figure(number) for number in gold.table_numbers] + [amount(float(gold.value), 4)]
     piece = " ".join(words) + " "
-    text = piece * (HUGE_CHARS // len(piece) + 1)
-    return text[:HUGE_CHARS - len(piece)] + "\n" + amount(float(gold.value), 4)
+    text = piece * (current().huge_completion_chars // len(piece) + 1)
+    return text[:current().huge_completion_chars - len(piece)] + "\n" + amount(float(gold.value), 4)
 
 
 _CALL = re.compile(r"\b(subtract|divide)\(\s*([^(),]+?)\s*,\s*([^(),]+?)\s*\)")
@@ -320,7 +319,7 @@ FORMS: tuple[Form, ...] = (
     Form("two_boxed", False, "numeric", _nonzero, _two_boxed, "two different boxed answers, the gold one of them"),
     Form("empty", False, "numeric", _number, _empty, "an empty completion", 0.25),
     Form("huge", False, "numeric", _nonzero, _huge,
-         f"a runaway completion of {HUGE_CHARS:,} characters repeating the figures", 0.05),
+         f"a runaway completion of {current().huge_completion_chars:,} characters repeating the figures", 0.05),
     Form("wrong_program", False, "official", _program, _wrong_program,
          "the gold program with a subtract or divide's arguments swapped (official)"),
     Form("yes_no_flip", False, "numeric", lambda g: g.is_yes_no, _yes_no(True), "the other of yes/no"),

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from ...limits import current
 from ...corpus import convfinqa_records, finqa_records
 from ...items import Item
 from ...mathqa.corpus import mathqa_records
@@ -26,8 +27,6 @@ from ...runner import execute
 _TABLE_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 _PLAIN_OPTION = re.compile(r"\s*(?:rs\s*\.|\$)?\s*\d[\d,]*(?:\.\d+)?\s*(?:%|[a-z][a-z .]*)?\s*$", re.IGNORECASE)
 """An option that is one positive number, maybe with a currency, ``%`` or a unit word (no ratio, fraction, pi)."""
-MAX_TABLE_NUMBERS = 40
-# bound: MAX_TABLE_NUMBERS = 40 — table numbers a "table_numbers" completion lists (a table's first ones)
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,7 +61,7 @@ def _numbers(table: Sequence[Sequence[str]] | None) -> tuple[float, ...]:
                 number = float(match.group())
                 if number not in found:
                     found.append(number)
-                if len(found) >= MAX_TABLE_NUMBERS:
+                if len(found) >= current().max_table_numbers:
                     return tuple(found)
     return tuple(found)
 

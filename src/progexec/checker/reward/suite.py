@@ -15,15 +15,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ...limits import current
 from ...errors import OptionError
 from .forms import FORMS, FORMS_BY_NAME, Form
 from .golds import Gold, gold_pool
 
 DEFAULT_CASES = 2000
-MAX_CASES = 1_000_000
-# bound: MAX_CASES = 1,000,000 — cases one suite may hold (checked before any is written)
-MAX_DRAWS = 64
-# bound: MAX_DRAWS = 64 — golds tried for one case before the form's applicable golds are scanned in order
 SUITE_FILE = "reward.jsonl"
 GROUP = 4
 """Cases written for one gold, at most (different forms)."""
@@ -91,7 +88,7 @@ def _write(form: Form, rng: random.Random) -> tuple[Gold, str] | None:
     golds = _applicable(form.name)
     if not golds:
         return None
-    for _ in range(MAX_DRAWS):
+    for _ in range(current().max_suite_draws):
         gold = golds[rng.randrange(len(golds))]
         text = form.render(gold, rng)
         if text is not None:
@@ -111,8 +108,8 @@ def build_suite(cases: int = DEFAULT_CASES, seed: int = 0, forms: Iterable[str] 
     Golds are used in groups, as a GRPO step scores several completions of one prompt: after a
     form draws a gold, up to ``GROUP - 1`` other forms with cases left are written for the same gold.
     """
-    if not 1 <= cases <= MAX_CASES:
-        raise SuiteError(f"the suite size must be between 1 and {MAX_CASES:,}, got {cases}")
+    if not 1 <= cases <= current().max_suite_cases:
+        raise SuiteError(f"the suite size must be between 1 and {current().max_suite_cases:,}, got {cases}")
     chosen = select_forms(forms)
     rng = random.Random(seed)
     left = dict(zip((form.name for form in chosen), _shares(chosen, cases)))
