@@ -39,3 +39,22 @@ def test_rewards_by_rule() -> None:
 def test_one_completion_through_the_shared_scorer() -> None:
     assert python_solution_reward(fenced("3 * 4"), 12) == 1.0
     assert python_solution_reward(fenced("-12"), 12, "strict") == 0.0
+
+
+def test_python_solution_golds_go_through_the_reward_core_and_its_adapters() -> None:
+    """A gold record of dialect financemath (a value, or a gold solution) is scored by running the completion's
+    solution() in the sandbox pool, through score_completion and so through every adapter (verl here);
+    official is FinanceMath's get_acc (the sign is ignored), numeric the strict rule."""
+    from progexec.integrations.verl import compute_score
+    from progexec.reward import score_completion
+
+    right, negated = fenced("6 * 7"), fenced("-42")
+    gold = {"dialect": "financemath", "answer": 42.0}
+    assert score_completion(right, gold).score == 1.0
+    assert score_completion(negated, gold).score == 1.0  # compare_two_numbers ignores the sign
+    strict = score_completion(negated, gold, policy="numeric")
+    assert strict.score == 0.0 and "sign_ignored" in strict.reason
+    by_solution = {"dialect": "financemath", "python_solution": "def solution():\n    return 42"}
+    assert score_completion(right, by_solution).score == 1.0
+    assert compute_score("progexec/financemath", right, "42", {"dialect": "financemath"})["score"] == 1.0
+    assert score_completion(right, {"dialect": "financemath", "answer": "forty-two"}).status.label == "bad_gold"

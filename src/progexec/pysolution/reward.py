@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..reward.model import RewardResult
 from .extract import extract_code
 from .official import Gold
 from .pool import Budget, Pool, Request
@@ -149,3 +150,49 @@ def python_solution_rewards(completions: Sequence[str], golds: Sequence[int | fl
 def python_solution_reward(completion: str, gold: int | float | bool | str, rule: str = "official") -> float:
     """One completion's reward, 1.0 or 0.0."""
     return python_solution_rewards([completion], [gold], rule)[0].reward
+
+
+PYTHON_SOLUTION_DIALECTS = frozenset({"financemath", "docmath"})
+"""Gold records naming one of these dialects are Python-solution golds (``{"dialect", "answer"}`` or
+``{"dialect", "python_solution"}``): the reward core hands them to :func:`score_python_solution_gold`."""
+
+
+def is_python_solution_gold(gold: object) -> bool:
+    """True for a Python-solution gold record (a mapping with a ``dialect`` of :data:`PYTHON_SOLUTION_DIALECTS`)."""
+    return isinstance(gold, dict) and gold.get("dialect") in PYTHON_SOLUTION_DIALECTS
+
+
+def score_python_solution_gold(completion: str, gold: dict[str, Any], policy: Any = None) -> RewardResult:
+    """The reward core's result for a Python-solution gold: the completion's ``solution()`` run in the sandbox
+    pool. ``official`` (the default for these datasets) is FinanceMath's ``get_acc`` rule; ``numeric``
+    (progexec's own) is the strict rule: same sign, same scale, equal at the gold's precision."""
+    from ..reward.gold import GoldRecordError, parse_policy
+    from ..reward.model import Policy, RewardStatus, make_result
+
+    try:
+        chosen = parse_policy(policy if policy is not None else gold.get("policy") or "official")
+    except GoldRecordError:
+        return make_result(RewardStatus.BAD_POLICY, Policy.OFFICIAL, name=str(policy)[:100])
+    target: Any = gold.get("python_solution")
+    if not isinstance(target, str):  # no gold solution: the gold value, a number or its text (verl's ground_truth)
+        target = gold.get("answer")
+        if isinstance(target, str):
+            try:
+                target = float(target.replace(",", ""))
+            except ValueError:
+                target = None
+    if isinstance(target, bool) or not isinstance(target, (int, float, str)):
+        return make_result(RewardStatus.BAD_GOLD, chosen,
+                           detail="a Python-solution gold needs a numeric 'answer' or a 'python_solution' text")
+    if not isinstance(completion, str):
+        return make_result(RewardStatus.BAD_INPUT, chosen, detail="the completion is not text")
+    rule = "official" if chosen is Policy.OFFICIAL else "strict"
+    outcome = python_solution_rewards([completion], [target], rule)[0]
+    if outcome.reward == 1.0:
+        return make_result(RewardStatus.OK, chosen, extracted=f"solution() = {outcome.value!r}", value=outcome.value,
+                           gold=repr(target)[:60])
+    if outcome.value is None:
+        return make_result(RewardStatus.PROGRAM_INVALID, chosen, detail=f"{outcome.status}: {outcome.message}"[:300])
+    return make_result(RewardStatus.WRONG, chosen, value=outcome.value,
+                       gold=repr(target)[:60] + (f" ({outcome.divergence} under the official rule)"
+                                                 if outcome.divergence else ""))

@@ -36,6 +36,12 @@ def score_completion(completion: str, gold: GoldRecord | Mapping[str, Any] | str
 
         if is_tatqa_gold(gold):  # a TAT-QA gold record: the TAT-QA rules (progexec.tatqa.reward)
             return score_tatqa(completion, gold, policy)  # type: ignore[arg-type]
+        decoded = _json_gold(gold) if isinstance(gold, str) and ('"financemath"' in gold or '"docmath"' in gold) \
+            else gold
+        from ..pysolution.reward import is_python_solution_gold, score_python_solution_gold
+
+        if isinstance(decoded, dict) and is_python_solution_gold(decoded):  # FinanceMath / DocMath-Eval: sandboxed
+            return score_python_solution_gold(completion, decoded, policy)
         if policy is not None:
             try:
                 chosen = parse_policy(policy)
@@ -63,3 +69,16 @@ def _score(completion: object, record: GoldRecord, policy: Policy) -> RewardResu
     if resolved.value is None:
         return make_result(RewardStatus.BAD_GOLD, policy, detail=resolved.error)
     return _POLICIES[policy](completion, record, resolved)
+
+
+def _json_gold(gold: object) -> object:
+    """A gold record given as JSON text, decoded (or left as it is when it is not a JSON object)."""
+    import json
+
+    if not isinstance(gold, str):
+        return gold
+    try:
+        decoded = json.loads(gold)
+    except ValueError:
+        return gold
+    return decoded if isinstance(decoded, dict) else gold
