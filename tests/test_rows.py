@@ -208,3 +208,25 @@ def test_rows_from_the_official_files_score_their_gold_back(path: Path) -> None:
         sample = list(build_rows(str(path), "openrlhf", Policy.OFFICIAL))[::10]
         programs = [f"Program: {program}" for _, program in golds][::10]
         assert _scores(sample, "openrlhf", programs) == [1.0] * len(sample)
+
+
+@pytest.mark.parametrize("target", ["verl", "trl", "openrlhf"])
+def test_tatqa_rows_hold_paragraphs_and_table_and_score_their_gold_back(target: str) -> None:
+    """TAT-QA rows (from the embedded official dev file) carry the context's paragraphs and table and the gold
+    record {dialect: tatqa, answer, scale, answer_type}; the gold answer written with its scale scores 1.0
+    through every adapter, the bare number of a scaled answer 0.0 (the official rule needs the scale)."""
+    from progexec.tatqa.data import read_questions
+
+    questions = [q for q in read_questions("tatqa:dev") if q.answer_type == "arithmetic"][:60]
+    wanted = {q.uid for q in questions}
+    rows = [row for row in build_rows("tatqa:dev", target) if row.get("id", row.get("extra_info", {}).get("id"))
+            in wanted]
+    assert len(rows) == len(questions)
+    first = rows[0]["input"] if target == "openrlhf" else _prompt(rows[0])
+    assert questions[0].paragraphs[0][:40] in first and "Table:" in first
+    words = {"": "", "percent": "%", "thousand": " thousand", "million": " million", "billion": " billion"}
+    right = [f"Answer: {q.answer}{words[q.scale]}" for q in questions]
+    assert _scores(rows, target, right) == [1.0] * len(rows)
+    scaled = [index for index, q in enumerate(questions) if q.scale and q.answer != 0]  # 0 is 0 at any scale
+    bare = _scores([rows[i] for i in scaled], target, [f"Answer: {questions[i].answer}" for i in scaled])
+    assert scaled and bare == [0.0] * len(scaled)

@@ -9,7 +9,8 @@ from ..errors import InputError
 from ..reward import Policy, RewardResult, RewardStatus
 from ..reward.gold import GoldRecordError, parse_policy
 
-GOLD_KEYS = ("answer", "program", "table", "dialect", "options", "policy", "problem", "unit")
+GOLD_KEYS = ("answer", "program", "table", "dialect", "options", "policy", "problem", "unit", "scale", "answer_type",
+             "python_solution")
 """The keys of a gold record (see :class:`progexec.reward.GoldRecord`); others are not gold."""
 
 

@@ -1,4 +1,4 @@
-"""Training rows for verl, TRL and OpenRLHF from the official FinQA, ConvFinQA and MathQA files.
+"""Training rows for verl, TRL and OpenRLHF from the official FinQA, ConvFinQA, MathQA and TAT-QA files.
 
 One row per question (per turn for ConvFinQA, with the earlier turns and their gold answers as
 history): a prompt rendered from a template (:data:`DEFAULT_TEMPLATE`, or one's own) holding the
@@ -20,7 +20,7 @@ from typing import Any
 from ..dialects import get_dialect
 from ..corpus import CORPUS_NAMES, convfinqa_records, finqa_records
 from ..errors import InputError, ProgexecError
-from ..readers import InputError, read_records
+from ..readers import read_records
 from ..reward import Policy
 from ..reward.gold import GoldRecord, GoldRecordError
 
@@ -40,14 +40,18 @@ INSTRUCTIONS = {
                                  "add(n0,n1)|divide(#0,const_2)|) on a line starting 'Program:'.",
     (Policy.NUMERIC, "finqa"): "Give the final answer as one number (or yes/no) on a line starting 'Answer:'.",
     (Policy.NUMERIC, "mathqa"): "Give the letter of the correct option on a line starting 'Answer:'.",
+    (Policy.NUMERIC, "tatqa"): "Give the final answer on a line starting 'Answer:', with its scale when it has one "
+                               "(thousand, million, billion or %), for example 'Answer: 1,496.5 million'.",
 }
-"""The instruction by policy and dialect family (ConvFinQA is FinQA's; helm takes numeric's)."""
+"""The instruction by policy and dialect family (ConvFinQA is FinQA's; TAT-QA has no program, so its
+official policy takes its numeric instruction; helm takes numeric's)."""
 
-DATA_SOURCES = {"finqa": "progexec/finqa", "convfinqa": "progexec/convfinqa", "mathqa": "progexec/mathqa"}
-ABILITY = {"finqa": "finance", "convfinqa": "finance", "mathqa": "math"}
-GOLD_FIELDS = ("answer", "program", "table", "dialect", "options", "problem", "policy", "unit")
+DATA_SOURCES = {"finqa": "progexec/finqa", "convfinqa": "progexec/convfinqa", "mathqa": "progexec/mathqa",
+                "tatqa": "progexec/tatqa"}
+ABILITY = {"finqa": "finance", "convfinqa": "finance", "mathqa": "math", "tatqa": "finance"}
+GOLD_FIELDS = ("answer", "program", "table", "dialect", "options", "problem", "policy", "unit", "scale", "answer_type")
 VERL_EXTRA_KEYS = ("id", "split", "index", "question", "table", "program", "dialect", "options", "problem",
-                   "policy", "unit")
+                   "policy", "unit", "scale", "answer_type")
 """The keys of every verl row's ``extra_info``, in order (None where a dataset has no such field)."""
 
 _UNIT = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
@@ -95,6 +99,8 @@ def check_template(template: str) -> str:
 def prompt_text(example: Example, policy: Policy, template: str = DEFAULT_TEMPLATE) -> str:
     """The example's prompt by ``template`` (see the module docstring)."""
     family = "mathqa" if get_dialect(example.dialect).option_letters else "finqa"  # the instruction family
+    if (Policy.NUMERIC, example.dialect) in INSTRUCTIONS:  # a dataset with an instruction of its own (TAT-QA)
+        family = example.dialect
     instruction = INSTRUCTIONS.get((policy, family), INSTRUCTIONS[(Policy.NUMERIC, family)])
     history = "".join(f"Earlier question: {asked}\nIts result: {answer}\n\n" for asked, answer in example.history)
     options = example.gold.get("options") or ""
@@ -169,10 +175,36 @@ def _mathqa(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[Exa
     yield Example(fallback, "mathqa", problem if isinstance(problem, str) else None, gold)
 
 
+def _tatqa(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[Example]:
+    """Every question of one TAT-QA context: its paragraphs as the passage, its table, the gold record
+    ``{dialect: tatqa, answer, scale, answer_type}`` the reward core scores by TAT-QA's rules."""
+    from ..tatqa.data import questions_of
+
+    stem, _, number = fallback.rpartition("-")
+    for question in questions_of(value, where, stem, int(number) + 1 if number.isdigit() else 1):
+        if question.error is not None:
+            raise RowsError(f"{question.where}: {question.error}")
+        yield _tatqa_example(question)
+
+
+def _tatqa_example(question: Any) -> Example:
+    scale = question.scale if question.scale is not None else ""
+    if question.answer is None or scale not in ("", "thousand", "million", "billion", "percent"):
+        raise RowsError(f"{question.where} ({question.uid}): no usable gold (answer {question.answer!r}, "
+                        f"scale {scale!r})")
+    gold = {"answer": question.answer, "table": [list(row) for row in question.table], "dialect": "tatqa",
+            "scale": scale, "answer_type": question.answer_type}
+    text = question.raw.get("question")
+    return Example(question.uid, "tatqa", text if isinstance(text, str) else None, gold,
+                   pre_text="\n".join(question.paragraphs))
+
+
 def detect(value: Any) -> str | None:
-    """Which official format a record is in: ``finqa``, ``convfinqa``, ``mathqa`` or None."""
+    """Which official format a record is in: ``finqa``, ``convfinqa``, ``mathqa``, ``tatqa`` or None."""
     if not isinstance(value, Mapping):
         return None
+    if isinstance(value.get("questions"), list) and ("paragraphs" in value or "table" in value):
+        return "tatqa"
     annotation = value.get("annotation")
     if isinstance(annotation, Mapping) and "dialogue_break" in annotation:
         return "convfinqa"
@@ -183,7 +215,7 @@ def detect(value: Any) -> str | None:
     return None
 
 
-_READERS = {"finqa": _finqa, "convfinqa": _convfinqa, "mathqa": _mathqa}
+_READERS = {"finqa": _finqa, "convfinqa": _convfinqa, "mathqa": _mathqa, "tatqa": _tatqa}
 
 
 def file_examples(source: str) -> Iterator[Example]:
@@ -198,7 +230,7 @@ def file_examples(source: str) -> Iterator[Example]:
             if kind is None:
                 keys = sorted(record.value)[:12] if isinstance(record.value, Mapping) else type(record.value).__name__
                 raise RowsError(f"{source}: {record.where} is not an official FinQA (qa.question), ConvFinQA "
-                                f"(annotation.dialogue_break) or MathQA (Problem, options, correct) record; "
+                                f"(annotation.dialogue_break) MathQA (Problem, options, correct) or TAT-QA (questions) record; "
                                 f"it has {keys}")
             yield from _READERS[kind](record.value, f"{source}: {record.where}", f"{stem}-{record.number - 1}")
             count += 1
@@ -213,6 +245,16 @@ def corpus_examples(name: str) -> Iterator[Example]:
     from ..mathqa.corpus import mathqa_records
 
     corpus, _, split = name.partition(":")
+    if corpus == "tatqa":  # the embedded TAT-QA files are the official files: passages and questions included
+        from ..tatqa.data import read_questions
+
+        for index, question in enumerate(read_questions(name)):
+            if question.error is not None:
+                raise RowsError(f"{name}: {question.where}: {question.error}")
+            example = _tatqa_example(question)
+            yield Example(example.id, example.dialect, example.question, example.gold, split, index,
+                          pre_text=example.pre_text)
+        return
     if corpus == "mathqa":
         for index, record in enumerate(mathqa_records(split)):
             for example in _mathqa(record, name, f"mathqa-{split}-{index}"):
@@ -252,16 +294,23 @@ def make_row(example: Example, target: str, policy: Policy, template: str = DEFA
                  **gold}
         return {"data_source": DATA_SOURCES[example.dialect], "prompt": [{"role": "user", "content": prompt}],
                 "ability": ABILITY[example.dialect],
-                "reward_model": {"style": "rule",
-                                 "ground_truth": None if gold.get("answer") is None else str(gold["answer"])},
+                "reward_model": {"style": "rule", "ground_truth": _answer_text(gold.get("answer"))},
                 "extra_info": {key: extra.get(key) for key in VERL_EXTRA_KEYS}}
     if target == "trl":  # the answer as text, so a column mixing numbers and yes/no has one type
         columns = {key: gold.get(key) for key in GOLD_FIELDS}
-        columns["answer"] = None if columns["answer"] is None else str(columns["answer"])
+        columns["answer"] = _answer_text(columns["answer"])
         return {"id": example.id, "prompt": [{"role": "user", "content": prompt}], **columns}
     if target == "openrlhf":
         return {"id": example.id, "input": prompt, "label": json.dumps(gold, ensure_ascii=False)}
     raise RowsError(f"unknown target {target!r}; one of {', '.join(TARGETS)}")
+
+
+def _answer_text(answer: Any) -> str | None:
+    """The gold answer as text (verl's ``ground_truth``, TRL's answer column): a list of spans (TAT-QA) as its
+    JSON text, which the TAT-QA reward reads back as the list."""
+    if answer is None:
+        return None
+    return json.dumps(answer, ensure_ascii=False) if isinstance(answer, list) else str(answer)
 
 
 def build_rows(source: str, target: str, policy: Policy = Policy.NUMERIC, template: str = DEFAULT_TEMPLATE,

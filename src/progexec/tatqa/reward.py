@@ -50,6 +50,13 @@ def _gold_question(gold: Mapping[str, Any] | str) -> dict[str, Any]:
     if not isinstance(record, dict) or "answer" not in record:
         raise ValueError("a TAT-QA gold record needs an answer")
     answer = record["answer"]
+    if isinstance(answer, str) and answer.startswith("["):  # a list of spans as JSON text (a verl ground_truth)
+        try:
+            spans = json.loads(answer)
+        except ValueError:
+            spans = None
+        if isinstance(spans, list) and spans and all(isinstance(span, str) for span in spans):
+            answer = spans
     kind = record.get("answer_type") or ("arithmetic" if isinstance(answer, (int, float)) and not isinstance(
         answer, bool) else "multi-span" if isinstance(answer, list) and len(answer) > 1 else "span")
     if kind in ("span", "multi-span") and not isinstance(answer, list):
