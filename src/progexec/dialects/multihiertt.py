@@ -29,7 +29,7 @@ from . import Dialect
 from ..errors import InputError
 from ..grammar.nodes import Program
 from ..grammar.parse import ProgramSyntaxError, check_program_length
-from ..grammar.tokens import TokenFormError, parse_tokens
+from ..grammar.tokens import TokenFormError, parse_tokens, tokens_of_pieces
 from ..interp.arithmetic import LiteralRule, official_str_to_num
 from ..interp.official import OfficialVerdict, official_verdict
 from ..interp.ops import FINQA_OPS, subset
@@ -45,22 +45,7 @@ MULTIHIERTT_OPS = subset(FINQA_OPS, ("add", "subtract", "multiply", "divide", "e
 
 def tokenize(text: str) -> list[str]:
     """``program_tokenization``: split on every ``,``, strip each piece, cut at parentheses, add ``EOF``."""
-    tokens: list[str] = []
-    for piece in text.split(","):
-        piece = piece.strip()
-        current_token = ""
-        for char in piece:
-            if char == ")" and current_token:
-                tokens.append(current_token)
-                current_token = ""
-            current_token += char
-            if char in "()":
-                tokens.append(current_token)
-                current_token = ""
-        if current_token:
-            tokens.append(current_token)
-    tokens.append("EOF")
-    return tokens
+    return tokens_of_pieces([piece.strip() for piece in text.split(",")])
 
 
 def parse(text: str) -> Program:

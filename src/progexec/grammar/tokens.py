@@ -50,8 +50,14 @@ class TokenFormError(InputError):
 
 def official_tokenize(text: str) -> list[str]:
     """Split program text into the official token list (split on ``", "`` only, cut at parens, add ``EOF``)."""
+    return tokens_of_pieces(text.split(", "))
+
+
+def tokens_of_pieces(pieces: Sequence[str]) -> list[str]:
+    """The official token list of program text already split into pieces: each piece cut at its parentheses
+    (``add(`` and ``)`` are tokens), ``EOF`` added. FinQA splits on ``", "``; MultiHiertt on ``","`` and strips."""
     tokens: list[str] = []
-    for piece in text.split(", "):
+    for piece in pieces:
         current = ""
         for char in piece:
             if char == ")" and current:
