@@ -76,8 +76,10 @@ def test_the_commands_write_what_the_public_functions_write(tmp_path: Path) -> N
     for name, report_type in (("score.md", "markdown"), ("score.html", "html")):
         assert (tmp_path / "s" / name).read_text(encoding="utf-8") == render_as(run, report_type)
     lines = (tmp_path / "s" / "items.jsonl").read_text(encoding="utf-8")
-    assert lines == render(score_json.ItemsReporter(), run)
-    assert [json.loads(line)["id"] for line in lines.splitlines()][:5] == ["abort", "right", "wrong", "twice", "twice"]
+    scored = [line for line in lines.splitlines(keepends=True) if json.loads(line)["status"] != "summary"]
+    assert "".join(scored) == render(score_json.ItemsReporter(), run)  # the command's file adds a summary record
+    assert json.loads(lines.splitlines()[-1])["status"] == "summary"
+    assert [json.loads(line)["id"] for line in scored][:5] == ["abort", "right", "wrong", "twice", "twice"]
 
 
 def test_a_bare_score_report_renders_without_program_texts() -> None:
@@ -109,6 +111,7 @@ def test_report_json_summary_carries_the_meta_of_report_json(tmp_path: Path,
     printed = json.loads(capsys.readouterr().out)
     document = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert printed.pop("meta") == document["meta"] and "items_sha256" in document["meta"]
+    assert printed.pop("format_version") == document["format_version"]
     assert printed == document["summary"]
 
 

@@ -119,6 +119,12 @@ MATHQA = Wanted("a MathQA dataset file (a JSON list of problems with linear_form
 MATHQA_PYTHON_GOLD = Wanted(
     "MathQA-Python gold items {id, answer} (a JSON list or JSON Lines)", ("list", "lines"),
     lambda value: isinstance(value, dict) and _has_id(value) and "answer" in value)
+PYTHON_SOLUTION_GOLD = Wanted(
+    "a Python-solution gold file: FinanceMath / DocMath-Eval records {question_id, python_solution} or "
+    "MathQA-Python items {id, answer} (a JSON list or JSON Lines)", ("list", "lines"),
+    lambda value: isinstance(value, dict) and (("question_id" in value and ("python_solution" in value
+                                                                            or "ground_truth" in value))
+                                               or (_has_id(value) and "answer" in value)))
 MATHQA_PYTHON_PREDICTIONS = Wanted(
     "MathQA-Python predictions {id, code} (a JSON list or JSON Lines)", ("list", "lines"),
     lambda value: isinstance(value, dict) and _has_id(value) and "code" in value
@@ -183,5 +189,5 @@ def judged(name: str, shape: str, records: Iterable[Record], wanted: Wanted | No
 
 
 __all__ = ["JUDGED_RECORDS", "Wanted", "dataset_format", "record_kind", "describe", "judge", "judged",
-           "DATASET_OR_PROGRAMS", "GOLD", "PREDICTIONS", "REWARD_INPUTS", "MATHQA", "MATHQA_PYTHON_GOLD",
+           "DATASET_OR_PROGRAMS", "GOLD", "PYTHON_SOLUTION_GOLD", "PREDICTIONS", "REWARD_INPUTS", "MATHQA", "MATHQA_PYTHON_GOLD",
            "MATHQA_PYTHON_PREDICTIONS"]

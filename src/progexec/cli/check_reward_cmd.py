@@ -23,6 +23,9 @@ from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, verdict
 
 NAME = "check-reward"
 HELP = "check an RL reward function against a suite of right and wrong answers, across threads and processes"
+EXIT_CODES = ("exit codes: 0 no class of --fail-on found, 1 a class of --fail-on found (or the run's budget ran "
+              "out), 2 usage or input error (bad options, a function that cannot be loaded, no sandbox for "
+              "--isolate)")
 DEFAULT_BUDGET = 1800.0
 
 

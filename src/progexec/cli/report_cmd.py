@@ -13,7 +13,7 @@ from ..readers import InputError
 from ..report import build_report, write_html, write_json, write_markdown
 from ..report import json_report, text_report
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
-from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, json_document, limits_from,
+from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from,
                      note_written, progress_for, verdict)
 from .exec_cmd import stream_items
 from .parallel_args import add_parallel_arguments, parallel_options
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"report: the per-item clock (item_time_limit) stopped {clock} items: they are reported as "
               "limit_exceeded, so every count is a lower bound that depends on the machine", file=sys.stderr)
     if args.json:
-        print(json.dumps(json_document(args, sources, summary), sort_keys=True))
+        print(json.dumps(json_report.summary_record(report), sort_keys=True))
     else:
         print(f"{text_report.render(report)} -> {out}/report.{{json,md,html}}", file=sys.stderr)
     if clock:

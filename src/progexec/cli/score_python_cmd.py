@@ -19,13 +19,15 @@ from ..pysolution.datasets import DATASETS, MATHQA_PYTHON, Dataset, detect
 from ..pysolution.pool import Budget
 from ..pysolution.scoring import SolutionInputError, load_records
 from ..readers import Record
-from ..inputkinds import MATHQA_PYTHON_PREDICTIONS
+from ..inputkinds import MATHQA_PYTHON_PREDICTIONS, PYTHON_SOLUTION_GOLD
 from ..records import dumps
 from .common import EXIT_OK, UsageError, add_batch_options, command_meta, json_document, note_written, progress_for
 
 NAME = "score-python"
 HELP = ("run model-written Python (FinanceMath / DocMath-Eval program-of-thought, MathQA-Python) in a bubblewrap "
         "sandbox and score it: a leaderboard with the official and the strict rule")
+EXIT_CODES = ("exit codes: 0 scored (wrong and failing solutions included), 2 usage or input error (bad options, "
+              "no usable gold, a prediction file of another kind, no sandbox without --unsafe-no-isolation)")
 PRED_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 
 
@@ -99,6 +101,11 @@ def _dataset(args: argparse.Namespace) -> tuple[Dataset, list[Record]]:
         found = detect(record.value) if record.error is None else None
         if found is not None:
             return found, records
+    if args.gold != "-":  # the readers' refusal names what the file is and what was wanted
+        try:
+            read_records(args.gold, PYTHON_SOLUTION_GOLD)
+        except SnippetInputError as error:
+            raise UsageError(str(error)) from None
     raise UsageError(f"{args.gold}: no record in a known shape (FinanceMath/DocMath-Eval: question_id and "
                      "python_solution; MathQA-Python: id and answer); pass --dataset")
 

@@ -75,8 +75,9 @@ def summary(report: Report) -> dict[str, Any]:
 
 
 def summary_record(report: Report) -> dict[str, Any]:
-    """What ``report --json`` prints: the summary, with the run's ``meta``."""
-    return {**summary(report), **({"meta": report.meta} if report.meta is not None else {})}
+    """What ``report --json`` prints: ``format_version``, the run's ``meta`` (report.json's), then the summary."""
+    return {"format_version": FORMAT_VERSION, **({"meta": report.meta} if report.meta is not None else {}),
+            **summary(report)}
 
 
 def render(report: Report) -> str:
