@@ -14,26 +14,53 @@ purpose derives from :class:`ProgexecError`.
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from .errors import ProgexecError
-from .interp.official import OfficialVerdict
-from .interp.run import Execution, MatchReason
-from .interp.status import Status
-from .items import Item
 from .limits import DEFAULT_LIMITS, Limits
-from .readers import InputError, read
-from .runner import execute
+
+if TYPE_CHECKING:
+    from .interp.official import OfficialVerdict
+    from .interp.run import Execution, MatchReason
+    from .interp.status import Status
+    from .items import Item
+    from .readers import InputError, read
+    from .report.model import Report
+    from .runner import execute
+    from .score.results import ScoreReport
 
 __version__ = "0.2.0"
 
-# The subpackages ``progexec.score`` and ``progexec.report`` are imported here, before the functions of
-# the same names below, so that a later ``import progexec.score.x`` finds them loaded and never rebinds
-# ``progexec.score`` / ``progexec.report`` to the module (the functions stay the public names).
-from . import report as _report_package, score as _score_package  # noqa: E402,F401
-from .report.model import Report  # noqa: E402
-from .score.results import ScoreReport  # noqa: E402
+_LAZY = {"OfficialVerdict": ".interp.official", "Execution": ".interp.run", "MatchReason": ".interp.run",
+         "Status": ".interp.status", "Item": ".items", "InputError": ".readers", "read": ".readers",
+         "execute": ".runner", "Report": ".report.model", "ScoreReport": ".score.results"}
+"""Public names imported on first use, so that ``progexec exec`` starts without the scorer and the report."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'progexec' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+class _Package(ModuleType):
+    """Keeps the functions ``progexec.score`` and ``progexec.report`` when their subpackages are imported
+    later (an import binds a subpackage on its parent; here the functions stay the public names)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("score", "report") and isinstance(value, ModuleType) and name in self.__dict__:
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def run(program: str | Sequence[str], table: list[list[str]] | None = None, *, dialect: str = "finqa",
@@ -43,6 +70,9 @@ def run(program: str | Sequence[str], table: list[list[str]] | None = None, *, d
     ``dialect`` is ``finqa``, ``convfinqa`` (bare numbers are answers) or ``mathqa`` (then ``program``
     is a linear formula whose ``nK`` are the numbers of ``problem``, and ``table`` is unused).
     """
+    from .items import Item
+    from .runner import execute
+
     body: str | list[str] = program if isinstance(program, str) else list(program)
     if dialect == "mathqa":
         return execute(Item("program", body, dialect="mathqa",
