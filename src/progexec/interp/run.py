@@ -13,6 +13,7 @@ from ..grammar.nodes import Program
 from ..grammar.parse import ProgramSyntaxError, ProgramTooLongError, parse_program, parse_token_list
 from ..grammar.tokens import official_tokenize
 from .arithmetic import Float64
+from .compiled import fast_outcome, fast_verdict
 from .evaluate import Outcome, evaluate
 from .official import OfficialVerdict, official_verdict
 from .status import Status
@@ -89,6 +90,9 @@ def execute_program(program: Program, table: Table | None = None, dialect: str =
 
 def execute_text(text: str, table: Table | None = None, dialect: str = "finqa") -> Execution:
     """Parse program text and run it; a syntax error becomes a SYNTAX_ERROR outcome."""
+    found = fast_outcome(text, table, dialect)  # the compiled fast path; None: the general path decides
+    if found is not None and (verdict := fast_verdict(*found)) is not None:
+        return Execution(found[0].program, found[1], verdict)
     try:
         program = parse_program(text)
     except ProgramSyntaxError as error:
@@ -102,6 +106,9 @@ def execute_text(text: str, table: Table | None = None, dialect: str = "finqa") 
 
 def execute_tokens(tokens: Sequence[str], table: Table | None = None, dialect: str = "finqa") -> Execution:
     """Run the official token-list form (``[..., "EOF"]``)."""
+    found = fast_outcome(tokens, table, dialect)  # the compiled fast path; None: the general path decides
+    if found is not None and (verdict := fast_verdict(*found)) is not None:
+        return Execution(found[0].program, found[1], verdict)
     try:
         program = parse_token_list(tokens)
     except ProgramSyntaxError as error:
