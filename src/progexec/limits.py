@@ -78,9 +78,6 @@ class Limits:
     max_reward_steps: int = _bound(200, "most steps of a program the reward runs; more is too_large, never parsed")
     max_request_bytes: int = _bound(16 * 1024 * 1024, "largest request body progexec serve reads; larger is 413")
     max_request_items: int = _bound(4096, "most samples in one progexec serve request; more is 413")
-    max_compiled_programs: int = _bound(
-        65_536, "programs kept compiled (by text or token list) per process for the interpreter's fast path; "
-                "the oldest is dropped first; 0 = compile every time. Never changes an answer")
 
     def __post_init__(self) -> None:
         for item in fields(self):

@@ -13,7 +13,7 @@ from ..corpus import CORPUS_NAMES
 from ..items import Item
 from ..limits import Limits, using
 from ..readers import InputError, read
-from ..records import dumps, execution_record
+from ..record_line import execution_line
 from ..mathqa.execute import Semantics
 from ..parallel import PerItem, parallel_map
 from ..runner import execute
@@ -89,10 +89,19 @@ def exec_line(item: Item, limits: Limits, semantics: Semantics) -> tuple[str, Ta
     """One item's JSON line and summary entry: the function every engine (serial, processes, Ray) runs."""
     execution = execute(item, limits, semantics)
     result = execution.mathqa
-    entry = TallyEntry(execution.status.label, execution.match, result is not None,
-                       bool(result and result.match),
-                       bool(result and result.option is not None and result.option == result.correct))
-    return dumps(execution_record(execution)) + "\n", entry
+    if result is None:  # the FinQA family: one shared entry per (status, match), not one object per item
+        entry = _ENTRIES.get((execution.outcome.status, execution.match))
+        if entry is None:
+            entry = _ENTRIES[(execution.outcome.status, execution.match)] = TallyEntry(
+                execution.status.label, execution.match, False)
+    else:
+        entry = TallyEntry(execution.status.label, execution.match, True, bool(result.match),
+                           bool(result.option is not None and result.option == result.correct))
+    return execution_line(execution) + "\n", entry
+
+
+_ENTRIES: dict[tuple[object, bool | None], TallyEntry] = {}
+"""The FinQA family's tally entries, shared (they are frozen and few)."""
 
 
 class Tally:

@@ -8,7 +8,6 @@ line with its number. The file is read in chunks of :data:`CHUNK_LINES` lines.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -17,7 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from ..parallel import PerItem, parallel_map
-from ..reward.batch import score_lines
+from ..reward.batch import score_chunk
 from ..reward.gold import GoldRecordError, parse_policy
 from ..reward.model import Policy
 from .common import EXIT_OK, UsageError, open_output
@@ -60,10 +59,11 @@ def read_chunks(path: str, size: int = CHUNK_LINES) -> Iterator[tuple[int, list[
             handle.close()
 
 
-def _score_chunk(default: Policy | None, chunk: tuple[int, list[bytes]]) -> list[str]:
-    """One read chunk to its output lines (module level, so worker processes can unpickle it)."""
+def _score_chunk(default: Policy | None, chunk: tuple[int, list[bytes]]) -> tuple[str, dict[str, int]]:
+    """One read chunk to its output text and status counts (module level, so worker processes can
+    unpickle it; one string back per chunk, so nothing is pickled per line)."""
     first, lines = chunk
-    return score_lines(lines, first, default)
+    return score_chunk(lines, first, default)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,10 +76,10 @@ def run(args: argparse.Namespace) -> int:
     out = open_output(args.out)
     statuses: Counter[str] = Counter()
     try:  # one read chunk is one task: --chunk-size lines each, scored by the same function on any engine
-        for texts in parallel_map(PerItem(partial(_score_chunk, default)), chunks, replace(options, chunk_size=1)):
-            for text in texts:
-                out.write(text + "\n")
-                statuses[json.loads(text)["status"]] += 1
+        for text, counts in parallel_map(PerItem(partial(_score_chunk, default)), chunks,
+                                         replace(options, chunk_size=1)):
+            out.write(text)
+            statuses.update(counts)
     finally:
         if out is not sys.stdout:
             out.close()

@@ -36,8 +36,11 @@ class Status(IntEnum):
     @property
     def label(self) -> str:
         """The lower-case name used in JSON output (``"ok"``, ``"divide_by_zero"``)."""
-        return self.name.lower()
+        return _LABELS[self]
 
+
+_LABELS: dict[Status, str] = {status: status.name.lower() for status in Status}
+"""Each status's label, computed once (it is written on every record)."""
 
 STATUS_DESCRIPTIONS: dict[Status, str] = {
     Status.OK: "the program has a value",

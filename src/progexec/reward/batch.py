@@ -15,12 +15,73 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..jsoncodec import loads
 from .core import score_completion
-from .gold import GoldRecordError, parse_policy
+from .gold import GoldRecord, GoldRecordError, parse_policy
 from .model import Policy, RewardResult, RewardStatus, make_result, DEFAULT_POLICY
 
 MAX_INPUT_LINE_CHARS = 8_000_000
 # bound: MAX_INPUT_LINE_CHARS = 8_000_000 — a longer input line is bad_input, never parsed
+
+MAX_CACHED_GOLDS = 4096
+# bound: MAX_CACHED_GOLDS = 4096 — parsed gold records kept per process (the oldest dropped first)
+MAX_CACHED_GOLD_CELLS = 10_000
+# bound: MAX_CACHED_GOLD_CELLS = 10_000 — a gold with a larger table is parsed every time, never kept
+
+_GOLDS: dict[object, GoldRecord] = {}
+_GOLD_FIELDS = ("program", "dialect", "options", "policy", "problem")
+_LINE = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+"""What ``json.dumps(record, ensure_ascii=False, allow_nan=False)`` builds on every call, built once."""
+
+
+def _gold_key(gold: Mapping[str, Any] | str) -> object:
+    """What a gold record is read from, as a hashable key, or None (not cached).
+
+    ``GoldRecord.from_mapping`` reads seven fields. The key holds them so that equal keys mean equal
+    records: the table as a tuple of row tuples (a cached record's cells are all strings, and a string
+    equals only a string), the answer with its type and, for a float, its repr (``1``, ``1.0`` and
+    ``True`` differ, and so do ``0.0`` and ``-0.0``); the other fields are strings or None in any
+    record that parses, and a string equals only a string.
+    """
+    if isinstance(gold, str):
+        return gold
+    if type(gold) is not dict:
+        return None
+    answer = gold.get("answer")
+    table = gold.get("table")
+    try:
+        rows = None if table is None else tuple(map(tuple, table))
+        key = (type(answer), repr(answer) if type(answer) is float else answer, rows,
+               *(gold.get(field) for field in _GOLD_FIELDS))
+        hash(key)
+    except TypeError:  # a row that is not a list, a cell or field that is not hashable: never cached
+        return None
+    return key
+
+
+def cached_gold(gold: Mapping[str, Any] | str) -> GoldRecord | Mapping[str, Any] | str:
+    """The parsed GoldRecord of ``gold``, from a cache keyed by the fields it is read from (the RL case:
+    every prompt's gold is judged many times); ``gold`` itself when it is not cached or cannot be parsed,
+    so that an error is reported where it always was."""
+    key = _gold_key(gold)
+    if key is None:
+        return gold
+    record = _GOLDS.get(key)
+    if record is not None:
+        return record
+    try:
+        record = GoldRecord.from_mapping(gold)
+    except Exception:  # bad_gold (or a bug, internal_error): reported by score_completion as before
+        return gold
+    if record.table is None or sum(map(len, record.table)) <= MAX_CACHED_GOLD_CELLS:
+        while len(_GOLDS) >= MAX_CACHED_GOLDS:
+            try:
+                del _GOLDS[next(iter(_GOLDS))]
+            except (KeyError, RuntimeError, StopIteration):  # another thread changed it: try again
+                continue
+        _GOLDS[key] = record
+    return record
+
 
 OUTPUT_KEYS = ("id", "line", "score", "correct", "format_ok", "extracted", "value", "status", "reason", "policy")
 """The keys of every output line, in order."""
@@ -51,7 +112,7 @@ def score_item(item: object, line: int, default_policy: Policy | None = None) ->
                                                       name=str(policy)[:100]))
     elif not (isinstance(gold, Mapping) and gold.get("policy") is not None):
         policy = default_policy
-    return _record(item_id, line, score_completion(completion, gold, policy=policy))
+    return _record(item_id, line, score_completion(completion, cached_gold(gold), policy=policy))
 
 
 def _usable_id(item_id: object) -> bool:
@@ -62,32 +123,49 @@ def _usable_id(item_id: object) -> bool:
     return math.isfinite(item_id)
 
 
-def score_line(text: str | bytes, line: int, default_policy: Policy | None = None) -> str:
-    """One input line (text or UTF-8 bytes, without the newline) to one output line (JSON, no newline)."""
+def score_record(text: str | bytes, line: int, default_policy: Policy | None = None) -> dict[str, Any]:
+    """One input line (text or UTF-8 bytes, without the newline) to its output record (:data:`OUTPUT_KEYS`)."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as error:
-            record = _bad(None, line, f"line {line}: not UTF-8 (byte {error.start})", default_policy)
-            return json.dumps(record, ensure_ascii=False, allow_nan=False)
+            return _bad(None, line, f"line {line}: not UTF-8 (byte {error.start})", default_policy)
     if len(text) > MAX_INPUT_LINE_CHARS:
-        record = _bad(None, line, f"line {line}: {len(text)} characters, over the limit of {MAX_INPUT_LINE_CHARS}",
-                      default_policy)
-    elif not text.strip():
-        record = _bad(None, line, f"line {line}: blank line", default_policy)
-    else:
-        try:
-            item = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as error:
-            record = _bad(None, line, f"line {line}: not JSON ({error})", default_policy)
-        else:
-            record = score_item(item, line, default_policy)
-    return json.dumps(record, ensure_ascii=False, allow_nan=False)
+        return _bad(None, line, f"line {line}: {len(text)} characters, over the limit of {MAX_INPUT_LINE_CHARS}",
+                    default_policy)
+    if not text.strip():
+        return _bad(None, line, f"line {line}: blank line", default_policy)
+    try:
+        item = loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        return _bad(None, line, f"line {line}: not JSON ({error})", default_policy)
+    return score_item(item, line, default_policy)
+
+
+def score_line(text: str | bytes, line: int, default_policy: Policy | None = None) -> str:
+    """One input line (text or UTF-8 bytes, without the newline) to one output line (JSON, no newline)."""
+    return _LINE.encode(score_record(text, line, default_policy))
 
 
 def score_lines(lines: Sequence[str | bytes], first_line: int = 1, default_policy: Policy | None = None) -> list[str]:
     """A chunk of input lines to its output lines, one each, in order (see the module docstring)."""
     return [score_line(text, first_line + offset, default_policy) for offset, text in enumerate(lines)]
+
+
+def score_chunk(lines: Sequence[str | bytes], first_line: int = 1,
+                default_policy: Policy | None = None) -> tuple[str, dict[str, int]]:
+    """A chunk of input lines to its output text (``score_lines`` joined, each line ending in a newline) and
+    the count of each status: one string and one small dict to send back from a worker, not a list."""
+    encode = _LINE.encode
+    out: list[str] = []
+    counts: dict[str, int] = {}
+    for offset, text in enumerate(lines):
+        record = score_record(text, first_line + offset, default_policy)
+        status = record["status"]
+        counts[status] = counts.get(status, 0) + 1
+        out.append(encode(record))
+    out.append("")
+    return "\n".join(out) if len(out) > 1 else "", counts
 
 
 def _record(item_id: Any, line: int, result: RewardResult) -> dict[str, Any]:
