@@ -7,7 +7,7 @@ progexec computing the same thing twice.
 from __future__ import annotations
 
 from progexec.grammar import parse_program, parse_token_list
-from progexec.interp.arithmetic import Float64
+from progexec.interp.arithmetic import CONVFINQA_LITERALS, Float64
 from progexec.interp.evaluate import evaluate
 from progexec.interp.flat import CompileError, compile_program
 from progexec.interp.run import execute_text, execute_tokens
@@ -57,7 +57,7 @@ def test_bare_literal_keeps_the_spaces_the_official_evaluator_sees() -> None:
     spaced = execute_text(" 206588 ", None, "convfinqa")  # float() ignores the spaces
     assert spaced.official.valid and spaced.official.value == 206588.0
     assert spaced.outcome.value == 206588.0
-    assert evaluate(parse_program("const_m1"), Float64("const_")).value == -1.0
+    assert evaluate(parse_program("const_m1"), Float64(CONVFINQA_LITERALS)).value == -1.0
 
 
 def test_exact_oracle_switches_to_intervals_when_fractions_grow() -> None:

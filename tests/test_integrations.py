@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 
 from progexec.integrations import openrlhf, trl, verl
-from progexec.integrations._gold import AdapterInputError
+from progexec.integrations._gold import GOLD_KEYS, AdapterInputError
 from progexec.integrations.verl_rows import EXTRA_KEYS, iter_rows, load_questions, main, write_jsonl
 from progexec.reward import RECORD_KEYS, Policy
+from progexec.reward.batch import score_lines
+from progexec.reward.remote import openrlhf_rewards
 
 FINQA_TEST = list(iter_rows("finqa", ["test"], Policy.OFFICIAL))
 CONVFINQA = list(iter_rows("convfinqa", ["dev"], Policy.NUMERIC))[::7]
@@ -73,7 +75,7 @@ def test_the_gold_answer_scores_one_and_a_scale_guess_zero_on_every_dataset() ->
 
 def test_verl_dicts_have_the_same_keys_and_no_none_across_a_batch() -> None:
     rows = FINQA_TEST[:4]
-    completions = ["Program: " + rows[0]["extra_info"]["program"], "no answer here", "Answer: 1, 2, 3", 17]
+    completions = ["Program: " + rows[0]["extra_info"]["program"], "no answer here", "Answer: 1, 2, 3", "<answer></answer>"]
     out = verl.compute_score_batch([r["data_source"] for r in rows], completions,
                                    [r["reward_model"]["ground_truth"] for r in rows], [r["extra_info"] for r in rows])
     assert [tuple(d) for d in out] == [RECORD_KEYS] * 4
@@ -95,15 +97,54 @@ def test_verl_batch_refuses_columns_of_different_lengths() -> None:
         verl.compute_score_batch(["a"], ["x", "y"], ["1"], [None])
 
 
-def test_trl_reward_pickles_and_gives_none_where_the_gold_is_unusable() -> None:
+def test_trl_reward_pickles_and_gives_none_only_where_the_row_has_no_gold() -> None:
     reward = pickle.loads(pickle.dumps(trl.ProgexecReward(policy=Policy.NUMERIC, name="finqa_reward")))
     logged: dict[str, list[Any]] = {}
     scores = reward(prompts=["p"] * 3, completions=["Answer: 94", "Answer: 94", "Answer: 94"],
                     completion_ids=[[1]] * 3, answer=["94.0", None, "94.0"], policy=["official", None, None],
                     trainer_state=object(), log_extra=lambda name, values: logged.setdefault(name, values))
     assert scores == [1.0, None, 1.0]  # constructor policy beats the column; no answer, no program: no reward
-    assert logged["finqa_reward_status"] == ["ok", "bad_gold", "ok"]
+    assert logged["finqa_reward_status"] == ["ok", "no_gold", "ok"]
     assert reward.__name__ == "finqa_reward"
+
+
+def test_trl_refuses_an_unknown_policy_at_construction() -> None:
+    with pytest.raises(AdapterInputError, match="unknown policy 'oficial'"):
+        trl.ProgexecReward(policy="oficial")
+
+
+def test_trl_refuses_a_batch_without_its_gold_column_naming_the_columns_it_has() -> None:
+    reward = trl.ProgexecReward()
+    with pytest.raises(AdapterInputError, match=r"no gold column 'answer'.*\['solution'\]"):
+        reward(prompts=["p"], completions=["Answer: 94"], completion_ids=None, solution=["94.0"])
+    assert trl.ProgexecReward(answer_column="solution")(completions=["Answer: 94"], solution=["94.0"]) == [1.0]
+
+
+@pytest.mark.parametrize("columns, match", [
+    ({"answer": ["banana"]}, "row 0: the gold record is unusable"),
+    ({"answer": ["94.0"], "policy": ["judge"]}, "row 0: the gold record is unusable: unknown policy 'judge'"),
+    ({"answer": ["94.0"], "dialect": ["gsm8k"]}, "dialect must be one of"),
+])
+def test_trl_refuses_an_unusable_row(columns: dict[str, list[Any]], match: str) -> None:
+    with pytest.raises(AdapterInputError, match=match):
+        trl.ProgexecReward()(completions=["Answer: 94"], **columns)
+    with pytest.raises(AdapterInputError, match="completion 0 is neither text"):
+        trl.ProgexecReward()(completions=[42], answer=["94.0"])
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: verl.compute_score("progexec/finqa", "Answer: 94", "94.0", {}, policy="oficial"), "unknown policy"),
+    (lambda: verl.compute_score("progexec/finqa", "Answer: 94", None, {}), "no gold: ground_truth is None"),
+    (lambda: verl.compute_score("progexec/finqa", "Answer: 94", "banana", {}), "gold record is unusable"),
+    (lambda: verl.compute_score_float("progexec/finqa", None, "94.0"), "completion must be a string"),
+    (lambda: verl.compute_score_batch(["progexec/finqa"] * 2, ["Answer: 94"] * 2, ["94.0", "x"], [{}, {}]),
+     "compute_score_batch item 1"),
+    (lambda: openrlhf.reward_func(["Q 94"], ["Q"], ["94.0"], policy="judge"), "unknown policy 'judge'"),
+    (lambda: openrlhf.reward_func(["Q 94", "Q 94"], ["Q", "Q"], ["94.0", '{"table": 3}']), "sample 1"),
+])
+def test_verl_and_openrlhf_raise_where_nothing_can_be_judged(call: Any, match: str) -> None:
+    with pytest.raises(AdapterInputError, match=match):
+        call()
 
 
 def test_trl_reads_the_last_assistant_message_of_a_conversation() -> None:
@@ -149,19 +190,24 @@ def _gold_sets() -> list[dict[str, Any]]:
     return [json.loads(line) for line in real[::9]] + [json.loads(line) for line in handwritten if line.strip()]
 
 
+UNUSABLE = ("bad_gold", "bad_policy", "bad_input")
+
+
 @pytest.mark.parametrize("policy", ["official", "numeric", "helm"])
 def test_every_adapter_gives_the_gold_sets_expected_reward(policy: str) -> None:
-    items = _gold_sets()
+    items = [item for item in _gold_sets() if policy in item["expected"]
+             and item["expected"][policy].get("status") not in UNUSABLE and isinstance(item["gold"], dict)]
     expected = [item["expected"][policy]["score"] for item in items]
     golds = [item["gold"] for item in items]  # the policy is the call's: verl kwarg, TRL constructor, keyword
     completions = [str(item["completion"]) * int(item.get("repeat", 1)) for item in items]
     sources = [f"progexec/{gold.get('dialect') or 'finqa'}" for gold in golds]
     extras = [{key: value for key, value in gold.items() if key != "answer"} for gold in golds]
     truths = [None if gold.get("answer") is None else str(gold["answer"]) for gold in golds]
-    columns = {key: [gold.get(key) for gold in golds] for key in ("answer", "program", "table", "dialect", "options",
-                                                                   "problem", "policy")}
+    columns = {key: [gold.get(key) for gold in golds] for key in GOLD_KEYS}
     trl_scores = trl.ProgexecReward(policy=policy)(prompts=[""] * len(items), completions=completions,
                                                    completion_ids=None, **columns)
+    lines = [json.dumps({"id": index, "completion": completion, "gold": gold})
+             for index, (completion, gold) in enumerate(zip(completions, golds))]
     got = {
         "verl": [verl.compute_score(s, c, t, e, policy=policy)["score"]
                  for s, c, t, e in zip(sources, completions, truths, extras)],
@@ -169,14 +215,36 @@ def test_every_adapter_gives_the_gold_sets_expected_reward(policy: str) -> None:
                                                                     policy=policy)],
         "verl_prime": [verl.compute_score_float(s, c, t, e, policy=policy)
                        for s, c, t, e in zip(sources, completions, truths, extras)],
-        "trl": [0.0 if score is None else score for score in trl_scores],  # None: "does not apply", no reward
+        "trl": trl_scores,
         "openrlhf": openrlhf.reward_func(completions, [""] * len(items), [json.dumps(g) for g in golds],
                                          policy=policy)["rewards"],
+        "serve /get_reward": openrlhf_rewards(completions, [""] * len(items), [json.dumps(g) for g in golds],
+                                              policy)["rewards"],
+        "reward and serve /batch": [json.loads(line)["score"] for line in score_lines(lines, 1, Policy(policy))],
     }
     for adapter, scores in got.items():
         assert scores == expected, adapter
-    statuses = [item["expected"][policy].get("status") for item in items]
-    assert [score is None for score in trl_scores] == [status in ("bad_gold", "bad_policy") for status in statuses]
+
+
+@pytest.mark.parametrize("policy", ["official", "numeric", "helm"])
+def test_every_adapter_raises_on_the_gold_sets_unusable_items(policy: str) -> None:
+    items = [item for item in _gold_sets() if item["expected"].get(policy, {}).get("status") in UNUSABLE]
+    assert items
+    for item in items:
+        gold = item["gold"]
+        with pytest.raises(AdapterInputError):
+            openrlhf.reward_func([item["completion"]], [""], [gold if isinstance(gold, str) else json.dumps(gold)],
+                                 policy=policy)
+        if isinstance(gold, dict):
+            with pytest.raises(AdapterInputError):
+                verl.compute_score("progexec/finqa", item["completion"], gold.get("answer"),
+                                   {key: value for key, value in gold.items() if key != "answer"}, policy=policy)
+            if gold.get("answer") is not None or gold.get("program") is not None:
+                with pytest.raises(AdapterInputError):
+                    trl.ProgexecReward(policy=policy)(completions=[item["completion"]],
+                                                      **{key: [value] for key, value in gold.items()})
+        line = json.dumps({"id": 1, "completion": item["completion"], "gold": gold})
+        assert json.loads(score_lines([line], 1, Policy(policy))[0])["status"] == item["expected"][policy]["status"]
 
 
 @pytest.mark.parametrize("module, name", [(verl, "compute_score"), (openrlhf, "reward_func")])

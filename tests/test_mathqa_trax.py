@@ -288,3 +288,21 @@ def test_exec_mathqa_writes_trax_values(tmp_path: Path) -> None:
     assert len(lines) == 2
     assert [(line["status"], line["value"], line["option"]) for line in lines] == [
         ("ok", 141.3125, "a"), ("overflow", None, None)]
+
+
+def test_mathqa_python_answers_under_trax_are_trax_values_to_the_last_bit() -> None:
+    """trax's generator ran the code with ``scipy.lcm`` (numpy's ``lcm``: a ``numpy.int64``), and
+    ``numpy.int64 ** float`` is numpy's ``power`` ufunc, which can differ from Python's ``**`` in the last
+    place: under ``--semantics trax`` the code's answer must be numpy's, as trax's own value is."""
+    numpy = pytest.importorskip("numpy")
+    from progexec.mathqa.python_gen import translate
+
+    item = {"Problem": "the numbers 27 and 1", "options": "a ) 3 , b ) 4 , c ) 5 , d ) 6 , e ) 7", "correct": "a",
+            "linear_formula": "divide(const_1,const_3)|lcm(n0,n1)|power(#1,#0)|"}
+    trax_value = float(numpy.lcm(27, 1) ** min(1.0 / 3.0, 5))  # trax's compute_single_result, op by op
+    python_value = float(27 ** (1.0 / 3.0))
+    translated = translate(item, 0, Semantics.TRAX)
+    assert translated is not None and translated.answer == trax_value
+    assert run_formula(item["linear_formula"], item["Problem"], semantics=Semantics.TRAX).value == trax_value
+    progexec_item = translate(item, 0, Semantics.PROGEXEC)
+    assert progexec_item is not None and progexec_item.answer == python_value

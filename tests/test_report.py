@@ -73,7 +73,7 @@ def test_json_report_matches_the_reviewed_gold_file() -> None:
 
 def test_json_report_shape_and_every_input_present() -> None:
     document = json.loads(json_report.render(_small_report()))
-    assert document["format_version"] == 1
+    assert document["format_version"] == 2  # records.FORMAT_VERSION, with its change log
     assert document["summary"]["programs"] == 8
     assert set(document["summary"]["divergent"]) >= {"naive", "half_up", "per_step"}
     listed = {entry["id"] for entry in document["programs"]} | {entry["id"] for entry in document["refused"]}

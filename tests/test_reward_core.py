@@ -170,3 +170,14 @@ def test_one_program_written_twice_is_one_program() -> None:
 def test_latex_markup_in_a_box_is_read_through(box: str) -> None:
     gold = {"answer": 5000.0} if "000" in box else {"answer": 5.0}
     assert score_completion(box, gold).status is RewardStatus.OK
+
+
+def test_a_gold_record_accepts_exactly_the_dialects_with_a_runner() -> None:
+    from progexec.reward.gold import DIALECTS
+    from progexec.reward.policies import OFFICIAL_EQUAL
+    from progexec.reward.programs import RUNNERS
+
+    assert DIALECTS == tuple(RUNNERS) and {"finqa", "convfinqa", "mathqa"} <= set(RUNNERS)
+    assert set(OFFICIAL_EQUAL) <= set(RUNNERS)
+    with pytest.raises(GoldRecordError, match="dialect must be one of finqa, convfinqa, multihiertt, mathqa"):
+        GoldRecord(answer=1.0, dialect="gsm8k")

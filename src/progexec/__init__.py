@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .runner import execute
     from .score.results import ScoreReport
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 _LAZY = {"OfficialVerdict": ".interp.official", "Execution": ".interp.run", "MatchReason": ".interp.run",
          "Status": ".interp.status", "Item": ".items", "InputError": ".readers", "read": ".readers",
@@ -67,19 +67,16 @@ def run(program: str | Sequence[str], table: list[list[str]] | None = None, *, d
         problem: str = "", limits: Limits | None = None) -> Execution:
     """Execute one program (text, or the official token list) over ``table``; never raises for a bad program.
 
-    ``dialect`` is ``finqa``, ``convfinqa`` (bare numbers are answers) or ``mathqa`` (then ``program``
-    is a linear formula whose ``nK`` are the numbers of ``problem``, and ``table`` is unused).
+    ``dialect`` names a registered dialect (:func:`progexec.dialects.dialect_names`: ``finqa``, ``convfinqa``,
+    ``mathqa``, ``multihiertt``, ...); for ``mathqa`` ``program`` is a linear formula whose ``nK`` are the
+    numbers of ``problem``, and ``table`` is unused. An unknown dialect raises ``UnknownDialectError``.
     """
-    from .items import Item
+    from .dialects import get_dialect
+    from .items import program_item
     from .runner import execute
 
     body: str | list[str] = program if isinstance(program, str) else list(program)
-    if dialect == "mathqa":
-        return execute(Item("program", body, dialect="mathqa",
-                            record={"linear_formula": body, "Problem": problem}), limits)
-    if dialect not in ("finqa", "convfinqa"):
-        raise ProgexecError(f"unknown dialect {dialect!r}; one of finqa, convfinqa, mathqa")
-    return execute(Item("program", body, table, dialect=dialect), limits)
+    return execute(program_item(body, table, get_dialect(dialect).name, problem), limits)
 
 
 def score(gold: str | Path, predictions: str | Path, scorers: Sequence[str] = ("official",),

@@ -1,7 +1,7 @@
 """The one unit of work every command and adapter passes along: :class:`Item`.
 
 An Item is one program to run, with whatever its source says about it: the table, the gold
-answer, the dialect (``finqa``, ``convfinqa`` or ``mathqa``), and for MathQA the problem record
+answer, the dialect (a name in the registry :mod:`progexec.dialects`), and for MathQA the problem record
 (text and options). Readers (:mod:`progexec.readers`) make Items; the runner
 (:mod:`progexec.runner`) turns each into an :class:`~progexec.interp.run.Execution`.
 Nothing is dropped: an input that cannot be used is still an Item, with ``error`` set.
@@ -15,10 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from .interp.table import Table
-
-DIALECTS = ("finqa", "convfinqa", "mathqa")
-"""Every dialect an Item may carry."""
-
 
 @dataclass(frozen=True, slots=True)
 class Item:
@@ -53,9 +49,21 @@ class Item:
         return not (isinstance(self.gold, float) and not math.isfinite(self.gold))
 
 
+def program_item(program: str | list[str], table: Table | None = None, dialect: str = "finqa",
+                 problem: str = "", item_id: str = "program") -> Item:
+    """An Item for one program of a dialect; a dialect whose items are problems (MathQA) gets the program as its
+    formula and ``problem`` as the text whose numbers ``nK`` name."""
+    from .dialects import get_dialect
+
+    if get_dialect(dialect).run is not None:
+        body = program if isinstance(program, str) else " ".join(program)
+        return Item(item_id, body, dialect=dialect, record={"linear_formula": body, "Problem": problem})
+    return Item(item_id, program, table, dialect=dialect)
+
+
 def bad_item(item_id: str, message: str, source: str = "", dialect: str = "finqa") -> Item:
     """An Item that cannot run: kept in its place, with the reason."""
     return Item(item_id, None, error=message, source=source, dialect=dialect)
 
 
-__all__ = ["DIALECTS", "Item", "bad_item"]
+__all__ = ["Item", "bad_item", "program_item"]

@@ -76,6 +76,8 @@ class Limits:
     max_completion_chars: int = _bound(100_000, "longest completion the reward reads; longer is too_large, not read")
     max_reward_program_chars: int = _bound(4_000, "longest program the reward extracts and runs; longer is too_large")
     max_reward_steps: int = _bound(200, "most steps of a program the reward runs; more is too_large, never parsed")
+    max_answer_spans: int = _bound(
+        12, "most spans of one answer aligned exactly by a span F1 (MultiHiertt, DROP-style); more is refused")
     max_request_bytes: int = _bound(16 * 1024 * 1024, "largest request body progexec serve reads; larger is 413")
     max_request_items: int = _bound(4096, "most samples in one progexec serve request; more is 413")
 
@@ -95,9 +97,15 @@ class Limits:
         return replace(self, **changes)
 
     def record(self) -> dict[str, Any]:
-        """Every bound by name, JSON-ready (tuples as lists), for run metadata."""
+        """Every bound by name, JSON-ready (tuples as lists)."""
         return {item.name: list(value) if isinstance(value := getattr(self, item.name), tuple) else value
                 for item in fields(self)}
+
+    def changed(self) -> dict[str, Any]:
+        """The bounds that differ from this version's defaults, JSON-ready: what run metadata records (the
+        defaults are the version's, so adding a bound changes no output of a run that keeps the defaults)."""
+        defaults = DEFAULT_LIMITS.record()
+        return {name: value for name, value in self.record().items() if value != defaults[name]}
 
 
 class LimitError(ProgexecError, ValueError):

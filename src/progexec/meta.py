@@ -1,5 +1,5 @@
 """Run metadata for every JSON output: what made it (progexec, Python), from what (each input's SHA-256)
-and under which limits — nothing that differs between two identical runs (no time, host or path of the
+and under which limits (those that differ from the version's defaults) — nothing that differs between two identical runs (no time, host or path of the
 output)."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def run_meta(inputs: Sequence[str], arguments: Sequence[str] | None = None,
         "progexec": __version__,
         "python": ".".join(platform.python_version_tuple()[:2]),
         "inputs": [input_digest(source) for source in inputs],
-        "limits": (limits or current()).record(),
+        "limits": (limits or current()).changed(),
     }
     if arguments is not None:
         record["arguments"] = list(arguments)

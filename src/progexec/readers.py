@@ -426,6 +426,24 @@ def _mathqa(record: Record, stem: str) -> Iterator[Item]:
                record=item)
 
 
+def _multihiertt(record: Record, stem: str) -> Iterator[Item]:
+    """A MultiHiertt dataset record (``uid``, ``qa.program``, ``qa.answer``); a span question has no program."""
+    item = record.value
+    fallback = f"{stem}-{record.number - 1}"
+    if not isinstance(item, dict):
+        yield bad_item(fallback, f"{record.where} is not an object", record.where, "multihiertt")
+        return
+    raw_qa = item.get("qa")
+    qa: dict[str, Any] = raw_qa if isinstance(raw_qa, dict) else {}
+    program = qa.get("program") or None
+    if program is None:
+        yield bad_item(_item_id(item.get("uid"), fallback), f"{record.where}: a span question (no program to run)",
+                       record.where, "multihiertt")
+        return
+    yield make_item(_item_id(item.get("uid"), fallback), program, None, qa.get("answer"), "multihiertt",
+                    record.where, qa.get("answer"))
+
+
 def _program_record(record: Record, stem: str) -> Iterator[Item]:
     item = record.value
     fallback = f"line-{record.number}" if record.where.startswith("line") else f"{stem}-{record.number - 1}"
@@ -433,7 +451,7 @@ def _program_record(record: Record, stem: str) -> Iterator[Item]:
         yield bad_item(fallback, f"{record.where} is not a JSON object", record.where)
         return
     program = item.get("program", item.get("predicted"))
-    dialect = item.get("dialect") if item.get("dialect") in ("finqa", "convfinqa") else "finqa"
+    dialect = item.get("dialect") if isinstance(item.get("dialect"), str) else "finqa"
     yield make_item(_line_id(item.get("id"), fallback), program, item.get("table"), item.get("exe_ans"),
                     str(dialect), record.where, item.get("answer"))
 
@@ -444,6 +462,7 @@ READERS: dict[str, ItemReader] = {
     "finqa": _finqa,
     "convfinqa": _conversation,
     "mathqa": _mathqa,
+    "multihiertt": _multihiertt,
     "programs": _program_record,
 }
 """Format name -> the function turning one record into Items (the one registry)."""
@@ -454,7 +473,7 @@ def detect_format(value: Any) -> str | None:
     if not isinstance(value, dict):
         return None
     if isinstance(value.get("qa"), dict):
-        return "finqa"
+        return "multihiertt" if "uid" in value and "id" not in value else "finqa"
     if isinstance(value.get("annotation"), dict):
         return "convfinqa"
     if "linear_formula" in value or "Problem" in value:

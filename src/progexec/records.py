@@ -12,11 +12,14 @@ from typing import Any
 
 from .interp.run import Execution, MatchReason
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """The version of every JSON output progexec writes (exec lines, report.json, score --json / --items).
 It is bumped when a field changes meaning or disappears; a new field keeps it.
 
 Change log (newest first):
+  2 (0.3.0): ``meta.limits`` lists only the limits that differ from the version's defaults (it listed
+     every limit, so each new bound changed every document). Records of a dialect whose official scorer
+     compares the value returned beside an invalid flag (MultiHiertt) carry ``official_returned``.
   1 (0.2.0): additions only — per-item records carry ``reason`` beside ``match: false``; ``gold`` is
      written with :func:`json_value` (``"nan"``/``"inf"`` as strings); JSON documents carry ``meta``
      (progexec version, Python, arguments, SHA-256 of each input, the limits in force).
@@ -60,7 +63,20 @@ def outcome_fields(execution: Execution) -> dict[str, Any]:
             record["arg"] = outcome.arg
     record["official_valid"] = execution.official.valid
     record["official_value"] = json_value(execution.official.value)
+    if not execution.official.valid and execution.item is not None and _compares_returned(execution.item.dialect):
+        leftover = execution.official.leftover
+        record["official_returned"] = json_value(leftover) if leftover is not None else "complex"
     return record
+
+
+def _compares_returned(dialect: str) -> bool:
+    """Whether the dialect's official scorer reads the value returned beside an invalid flag (MultiHiertt)."""
+    from .dialects import UnknownDialectError, get_dialect
+
+    try:
+        return get_dialect(dialect).compares_returned
+    except UnknownDialectError:
+        return False
 
 
 def execution_record(execution: Execution) -> dict[str, Any]:

@@ -14,16 +14,18 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 from collections.abc import Callable, Iterable, Iterator
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
+from .interp.arithmetic import RefusalCause
 from .interp.compiled import fast_outcome, fast_verdict
 from .interp.evaluate import Outcome
+from .dialects import UnknownDialectError, get_dialect
 from .interp.official import INVALID, OfficialVerdict
 from .interp.run import Execution, MatchReason, execute_text, execute_tokens
 from .interp.status import Status
 from .items import Item
 from .limits import ItemTimeLimitExceeded, Limits, run_with_deadline, using
-from .mathqa.execute import Semantics, execute_problem
+from .mathqa.execute import Semantics
 
 T = TypeVar("T")
 
@@ -70,52 +72,50 @@ def gold_match(official: OfficialVerdict, item: Item) -> tuple[bool | None, Matc
     return False, MatchReason.VALUE_DIFFERS
 
 
-def _bad_input(item: Item) -> Execution:
+def bad_input_execution(item: Item) -> Execution:
+    """The Execution of an item that cannot run (its ``error``, or no program): kept in its place."""
     outcome: Outcome[float] = Outcome(Status.BAD_INPUT, message=item.error or "the item has no program")
     match, reason = gold_match(INVALID, item)
     return Execution(None, outcome, INVALID, item=item, match=match, reason=reason)
 
 
-def _mathqa(item: Item, semantics: Semantics) -> Execution:
-    index = int(item.id) if item.id.isdigit() else 0
-    result = execute_problem(dict(item.record or {}), index, semantics=semantics)
-    if result.id != item.id:
-        result = replace(result, id=item.id)
-    value = result.value
-    official = OfficialVerdict(True, value) if value is not None else INVALID
-    if result.match is None:
-        reason = MatchReason.NO_CORRECT_OPTION if result.correct is not None else MatchReason.NO_GOLD
-    else:
-        reason = MatchReason.MATCH if result.match else MatchReason.NOT_WITHIN_OPTION
-    return Execution(None, result.outcome, official, item=item, match=result.match, reason=reason, mathqa=result)
-
-
 def execute_unbounded(item: Item, semantics: Semantics = Semantics.PROGEXEC) -> Execution:
     """Run one item without the clock (the size bounds still hold); callers add their own clock.
     ``semantics`` chooses whose MathQA numerics run (progexec's or google/trax's)."""
-    if item.dialect == "mathqa":
-        if item.record is None:
-            return _bad_input(item)
-        return _mathqa(item, semantics)
+    try:
+        dialect = get_dialect(item.dialect)
+    except UnknownDialectError as error:
+        return bad_input_execution(replace(item, error=str(error)))
+    if dialect.run is not None:
+        return dialect.run(item, semantics)
     if item.error is not None or item.program is None:
-        return _bad_input(item)
+        return bad_input_execution(item)
     if isinstance(item.program, str):
-        run = execute_text(item.program, item.table, item.dialect)
+        run = execute_text(item.program, item.table, dialect)
     else:
-        run = execute_tokens(item.program, item.table, item.dialect)
+        run = execute_tokens(item.program, item.table, dialect)
     match, reason = gold_match(run.official, item)
     return Execution(run.program, run.outcome, run.official, run.error, item, match, reason)
 
 
-def limit_exceeded(item: Item, message: str) -> Execution:
-    """The Execution of an item stopped by a bound: no value, officially invalid, kept in its place."""
-    outcome: Outcome[float] = Outcome(Status.LIMIT_EXCEEDED, message=message)
+def limit_exceeded(item: Item, message: str, clock: bool = False) -> Execution:
+    """The Execution of an item stopped by a bound: no value, officially invalid, kept in its place.
+    ``clock``: the wall-clock backstop stopped it (the outcome's cause is then ``RefusalCause.CLOCK``)."""
+    outcome: Outcome[float] = Outcome(Status.LIMIT_EXCEEDED, message=message,
+                                      cause=RefusalCause.CLOCK if clock else None)
     match, reason = gold_match(INVALID, item)
     return Execution(None, outcome, INVALID, item=item, match=match, reason=reason)
 
 
-def bounded(item: Item, work: Callable[[], T], stopped: Callable[[str], T], limits: Limits | None = None) -> T:
-    """Run ``work`` for ``item`` under ``limits`` and its wall-clock backstop; ``stopped(message)`` when
+class Stop(NamedTuple):
+    """Why an item's work was stopped: the message names the bound; ``clock`` when the wall clock did it."""
+
+    message: str
+    clock: bool = False
+
+
+def bounded(item: Item, work: Callable[[], T], stopped: Callable[[Stop], T], limits: Limits | None = None) -> T:
+    """Run ``work`` for ``item`` under ``limits`` and its wall-clock backstop; ``stopped(Stop)`` when
     the clock, the stack or memory runs out (the message names the bound)."""
     if limits is None:  # the limits already in force: no context to install (the common, hot case)
         return _backstopped(work, stopped)
@@ -123,27 +123,33 @@ def bounded(item: Item, work: Callable[[], T], stopped: Callable[[str], T], limi
         return _backstopped(work, stopped)
 
 
-def _backstopped(work: Callable[[], T], stopped: Callable[[str], T]) -> T:
+def _backstopped(work: Callable[[], T], stopped: Callable[[Stop], T]) -> T:
     try:
         return run_with_deadline(work)
     except ItemTimeLimitExceeded as error:
-        return stopped(str(error))
+        return stopped(Stop(str(error), clock=True))
     except RecursionError:
-        return stopped("the item is nested too deeply to execute (the interpreter's stack)")
+        return stopped(Stop("the item is nested too deeply to execute (the interpreter's stack)"))
     except MemoryError:
-        return stopped("the item needs more memory than is available")
+        return stopped(Stop("the item needs more memory than is available"))
+
+
+def stopped_by_clock(execution: Execution) -> bool:
+    """True when the item's wall-clock backstop, not a counted bound, stopped it: its figures then depend on
+    the machine, and every run that has one says so and fails."""
+    return execution.outcome.cause is RefusalCause.CLOCK
 
 
 def execute(item: Item, limits: Limits | None = None, semantics: Semantics = Semantics.PROGEXEC) -> Execution:
     """Run one item under ``limits`` (default: those in force); never raises for a bad item."""
     prepare()
-    if item.error is None and item.program is not None and item.dialect != "mathqa":
-        found = fast_outcome(item.program, item.table, item.dialect, limits)  # counted work: needs no clock
+    if item.error is None and item.program is not None:
+        found = fast_outcome(item.program, item.table, item.dialect, limits, clock=True)
         if found is not None and (verdict := fast_verdict(*found)) is not None:
             match, reason = gold_match(verdict, item)
             return Execution(found[0].program, found[1], verdict, None, item, match, reason)
-    return bounded(item, lambda: execute_unbounded(item, semantics), lambda message: limit_exceeded(item, message),
-                   limits)
+    return bounded(item, lambda: execute_unbounded(item, semantics),
+                   lambda stop: limit_exceeded(item, stop.message, stop.clock), limits)
 
 
 def execute_all(items: Iterable[Item], limits: Limits | None = None,
@@ -154,4 +160,4 @@ def execute_all(items: Iterable[Item], limits: Limits | None = None,
         yield execute(item, limits, semantics)
 
 
-__all__ = ["prepare", "gold_match", "execute", "execute_all", "execute_unbounded", "bounded", "limit_exceeded"]
+__all__ = ["prepare", "gold_match", "bad_input_execution", "execute", "execute_all", "execute_unbounded", "bounded", "limit_exceeded", "Stop", "stopped_by_clock"]

@@ -23,6 +23,7 @@ COMMAND_MODULES: dict[str, str] = {
     "check-rounder": "check_rounder_cmd", "mathqa-python": "mathqa_cmd", "score-python": "score_python_cmd",
     "check-evaluator": "check_evaluator_cmd", "conformance": "conformance_cmd", "reward": "reward_cmd",
     "serve": "serve_cmd",
+    "rows": "rows_cmd",
 }
 """Subcommand name -> its module, in help order. A command line that names its command imports only that
 module (a tenth of a second or more saved on every run); ``progexec --help`` imports them all."""

@@ -16,10 +16,12 @@ from ..readers import InputError, read
 from ..record_line import execution_line
 from ..mathqa.execute import Semantics
 from ..parallel import PerItem, parallel_map
-from ..runner import execute
+from ..runner import execute, stopped_by_clock
 from .mathqa_cmd import add_semantics_argument, semantics_from
 from .parallel_args import add_parallel_arguments, parallel_options
-from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output, progress_for
+from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
+from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output, progress_for,
+                     verdict)
 
 NAME = "exec"
 HELP = "execute a batch of programs (FinQA / ConvFinQA / MathQA / JSON Lines) and write one JSON line per program"
@@ -38,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="FILE", help="write JSON Lines here instead of standard output")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
     add_semantics_argument(parser)
+    add_dialect_argument(parser)
     add_batch_options(parser)
     add_parallel_arguments(parser)
 
@@ -60,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     work = PerItem(partial(exec_line, limits=limits, semantics=semantics_from(args)))
     try:
         with using(limits):  # the readers' bounds too: items are read as they are executed
-            for line, entry in parallel_map(work, stream_items(sources), parallel_options(args)):
+            items = with_dialect(stream_items(sources), chosen_dialect(args))
+            for line, entry in parallel_map(work, items, parallel_options(args)):
                 out.write(line)
                 tally.add(entry)
                 progress.update(tally.total)
@@ -71,6 +75,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for line in tally.summary():
             print(f"exec: {line}", file=sys.stderr)
+    if tally.clock:
+        verdict(f"exec: {tally.clock} items stopped by the clock; the figures are lower bounds", False)
+        return EXIT_DIVERGENCE
     return EXIT_OK if tally.matched == tally.with_gold else EXIT_DIVERGENCE
 
 
@@ -83,24 +90,26 @@ class TallyEntry:
     mathqa: bool
     within: bool = False
     selected: bool = False
+    clock: bool = False
 
 
 def exec_line(item: Item, limits: Limits, semantics: Semantics) -> tuple[str, TallyEntry]:
     """One item's JSON line and summary entry: the function every engine (serial, processes, Ray) runs."""
     execution = execute(item, limits, semantics)
     result = execution.mathqa
-    if result is None:  # the FinQA family: one shared entry per (status, match), not one object per item
-        entry = _ENTRIES.get((execution.outcome.status, execution.match))
+    if result is None:  # the FinQA family: one shared entry per (status, match, clock), not one object per item
+        key = (execution.outcome.status, execution.match, stopped_by_clock(execution))
+        entry = _ENTRIES.get(key)
         if entry is None:
-            entry = _ENTRIES[(execution.outcome.status, execution.match)] = TallyEntry(
-                execution.status.label, execution.match, False)
+            entry = _ENTRIES[key] = TallyEntry(execution.status.label, execution.match, False, clock=key[2])
     else:
         entry = TallyEntry(execution.status.label, execution.match, True, bool(result.match),
-                           bool(result.option is not None and result.option == result.correct))
+                           bool(result.option is not None and result.option == result.correct),
+                           stopped_by_clock(execution))
     return execution_line(execution) + "\n", entry
 
 
-_ENTRIES: dict[tuple[object, bool | None], TallyEntry] = {}
+_ENTRIES: dict[tuple[object, bool | None, bool], TallyEntry] = {}
 """The FinQA family's tally entries, shared (they are frozen and few)."""
 
 
@@ -110,11 +119,12 @@ class Tally:
     def __init__(self) -> None:
         self.statuses: Counter[str] = Counter()
         self.mathqa: Counter[str] = Counter()
-        self.total = self.with_gold = self.matched = 0
+        self.total = self.with_gold = self.matched = self.clock = 0
         self.mathqa_within = self.mathqa_selected = 0
 
     def add(self, entry: TallyEntry) -> None:
         self.total += 1
+        self.clock += entry.clock
         if entry.mathqa:  # MathQA: a dataset-quality count, not a divergence of the semantics
             self.mathqa[entry.status] += 1
             self.mathqa_within += entry.within
@@ -135,4 +145,7 @@ class Tally:
             by_status = ", ".join(f"{name} {count}" for name, count in sorted(self.mathqa.items()))
             lines.append(f"{sum(self.mathqa.values())} MathQA problems ({by_status}); {self.mathqa_within} within 1% "
                          f"of the correct option; {self.mathqa_selected} select the correct option")
+        if self.clock:
+            lines.append(f"stopped_by_clock: {self.clock}: the per-item clock (item_time_limit) stopped these items; "
+                         "they are limit_exceeded and every count above is a lower bound that depends on the machine")
         return lines

@@ -11,7 +11,8 @@ from ..limits import using
 from ..readers import InputError
 from ..report import build_report
 from ..report import html_report, json_report, markdown
-from .common import EXIT_OK, UsageError, add_batch_options, limits_from, progress_for
+from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
+from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, progress_for, verdict
 from .exec_cmd import stream_items
 
 NAME = "report"
@@ -26,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", default="reports",
                         help="directory for report.json, report.md, report.html (default: reports/)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    add_dialect_argument(parser, "every program")
     add_batch_options(parser)
 
 
@@ -41,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     progress = progress_for(args, None, "report")
     with using(limits):
         try:
-            report = build_report(stream_items(sources), _source(args.inputs), progress.update, limits)
+            items = with_dialect(stream_items(sources), chosen_dialect(args))
+            report = build_report(items, _source(args.inputs), progress.update, limits)
         except InputError as error:
             raise UsageError(str(error)) from None
         finally:
@@ -55,6 +58,10 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise UsageError(f"cannot write the report to {out}: {error}") from None
     summary = json_report.summary(report)
+    clock = summary["stopped_by_clock"]
+    if clock:
+        print(f"report: the per-item clock (item_time_limit) stopped {clock} items: they are reported as "
+              "limit_exceeded, so every count is a lower bound that depends on the machine", file=sys.stderr)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
@@ -62,4 +69,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"report: {summary['programs']} programs; divergent from the official answer: {divergent}; "
               f"{summary['programs_with_findings']} programs with findings -> {out}/report.{{json,md,html}}",
               file=sys.stderr)
+    if clock:
+        verdict(f"report: {clock} items stopped by the clock; the figures are lower bounds", False)
+        return EXIT_DIVERGENCE
     return EXIT_OK

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from ..interp.evaluate import first_refusal_text
-from ..interp.run import DIALECTS
-from ..items import Item
+from ..dialects import dialect_names, get_dialect
+from ..items import program_item
 from ..runner import execute
 from ..interp.status import Status
 from ..interp.table import TableError, validate_table
@@ -27,8 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--file", metavar="PATH", help="read the program from a file (for programs too long for "
                         "the command line)")
     parser.add_argument("--table", metavar="FILE", help="JSON file with the table (a list of rows, or an item with 'table')")
-    parser.add_argument("--dialect", choices=DIALECTS, default="finqa",
-                        help="official evaluator to follow (convfinqa accepts bare-number programs)")
+    parser.add_argument("--dialect", choices=dialect_names(), default="finqa",
+                        help="official evaluator to follow (convfinqa accepts bare-number programs; multihiertt "
+                             "strips $ , - %% from numbers; mathqa runs a linear formula over --problem's numbers)")
+    parser.add_argument("--problem", metavar="TEXT", default="",
+                        help="the problem text whose numbers a MathQA formula's nK name")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -75,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         program: str | list[str] = tokens
     else:
         program = text
-    execution = execute(Item("program", program, table, dialect=args.dialect), limits_from(args))
+    execution = execute(program_item(program, table, args.dialect, args.problem), limits_from(args))
     outcome = execution.outcome
     if args.json:
         print(dumps(outcome_fields(execution)))

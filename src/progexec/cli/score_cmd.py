@@ -23,6 +23,8 @@ from ..score import (FORMAT_VERSION, SCORERS, ScoreInputError, ScoreReport, disa
 from ..score.loading import CORPUS_NAMES
 from ..score.scoring import check_inputs
 from .parallel_args import add_parallel_arguments, parallel_options
+from .dataset_score import dataset_dialect, run_dataset_score
+from .dialect_args import add_dialect_argument
 from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output,
                      progress_for, suggestion, verdict)
 
@@ -48,6 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compare", action="store_true",
                         help="show, per pair of scorers, how many items they disagree on, with examples")
     parser.add_argument("--out", metavar="DIR", help="write score.json, items.jsonl, score.md and score.html here")
+    add_dialect_argument(parser, "the scoring")
     add_batch_options(parser)
     add_parallel_arguments(parser)
 
@@ -76,6 +79,8 @@ def report_record(report: ScoreReport, compare: bool, meta: dict[str, Any] | Non
                      "unreadable": report.unreadable},
         "would_abort": report.would_abort_ids,
         "gold_errors": report.gold_error_ids,
+        "stopped_by_clock": len(report.stopped_by_clock_ids),
+        "figures_are_lower_bounds": bool(report.stopped_by_clock_ids),
     }
     if compare:
         record["compare"] = disagreements(report)
@@ -90,6 +95,7 @@ def item_records(report: ScoreReport) -> list[dict[str, Any]]:
             "id": item.id, "position": item.position, "status": "scored",
             "gold": json_value(item.gold_value), "value": json_value(item.official_value),
             "would_abort": item.would_abort, "decided_by": item.decided_by,
+            **({"stopped_by_clock": True} if item.stopped_by_clock else {}),
             "scorers": {name: {"execution": verdict.execution, "program": verdict.program,
                                "execution_why": verdict.execution_why.value,
                                "program_why": verdict.program_why.value if verdict.program_why else None,
@@ -125,7 +131,9 @@ def write_table(report: ScoreReport, compare: bool, out: TextIO) -> None:
                 ("gold items without a prediction", report.missing_ids),
                 ("unreadable prediction records", report.unreadable),
                 ("items the official script would abort on (assert)", report.would_abort_ids),
-                ("items whose gold program the official script cannot symbolise", report.gold_error_ids)]
+                ("items whose gold program the official script cannot symbolise", report.gold_error_ids),
+                ("items stopped by the per-item clock (item_time_limit): every figure above is a lower bound",
+                 report.stopped_by_clock_ids)]
     for label, ids in problems:
         if ids:
             out.write(f"{label}: {len(ids)}: {_ids(ids)}\n")
@@ -138,6 +146,9 @@ def write_table(report: ScoreReport, compare: bool, out: TextIO) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    dataset = dataset_dialect(args)
+    if dataset is not None:
+        return run_dataset_score(args, dataset)
     try:
         names = resolve_scorers(args.scorer)
     except KeyError as error:
@@ -173,11 +184,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_table(report, args.compare, sys.stdout)
     official = report.scorers["official"]
-    verdict(f"score: n = {report.n}, execution accuracy {official.execution_accuracy:.4f}"
-            + (f", program accuracy {official.program_accuracy:.4f}" if official.program_accuracy is not None else "")
+    clock = len(report.stopped_by_clock_ids)
+    bound = " at least" if clock else ""
+    verdict(f"score: n = {report.n}, execution accuracy{bound} {official.execution_accuracy:.4f}"
+            + (f", program accuracy{bound} {official.program_accuracy:.4f}" if official.program_accuracy is not None
+               else "")
             + (f"; the official script would abort on {len(report.would_abort_ids)} items" if report.would_abort_ids
-               else ""), not report.would_abort_ids)
-    return EXIT_DIVERGENCE if report.would_abort_ids else EXIT_OK
+               else "")
+            + (f"; stopped_by_clock: {clock} items (the figures are lower bounds)" if clock else ""),
+            not report.would_abort_ids and not clock)
+    return EXIT_DIVERGENCE if report.would_abort_ids or clock else EXIT_OK
 
 
 def _write_out_dir(out: Path, report: ScoreReport, gold: list[GoldItem], predictions: list[Prediction],

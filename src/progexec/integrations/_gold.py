@@ -6,8 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import ProgexecError
+from ..reward import Policy, RewardResult, RewardStatus
+from ..reward.gold import GoldRecordError, parse_policy
 
-GOLD_KEYS = ("answer", "program", "table", "dialect", "options", "policy", "problem")
+GOLD_KEYS = ("answer", "program", "table", "dialect", "options", "policy", "problem", "unit")
 """The keys of a gold record (see :class:`progexec.reward.GoldRecord`); others are not gold."""
 
 
@@ -35,7 +37,30 @@ def _plain_table(table: Any) -> Any:
 
 
 class AdapterInputError(ProgexecError, ValueError):
-    """A framework handed an adapter inconsistent batch columns (lists of different lengths)."""
+    """A framework handed an adapter something it cannot judge: batch columns of different lengths, no
+    gold column, an unusable gold record, an unknown policy, a completion that is not text. The
+    message names what is missing and where."""
+
+
+UNUSABLE = frozenset({RewardStatus.BAD_GOLD, RewardStatus.BAD_POLICY, RewardStatus.BAD_INPUT})
+"""Statuses an adapter raises on (AdapterInputError) instead of handing the trainer a silent 0."""
+
+
+def checked_policy(policy: Policy | str | None, where: str) -> Policy | None:
+    """The adapter's policy setting, or AdapterInputError naming it and the known ones."""
+    if policy is None:
+        return None
+    try:
+        return parse_policy(policy)
+    except GoldRecordError as error:
+        raise AdapterInputError(f"{where}: {error}") from None
+
+
+def usable(result: RewardResult, where: str) -> RewardResult:
+    """``result``, or AdapterInputError when the item could not be judged at all (see :data:`UNUSABLE`)."""
+    if result.status in UNUSABLE:
+        raise AdapterInputError(f"{where}: {result.reason}")
+    return result
 
 
 def column(columns: Mapping[str, Any], key: str, count: int) -> Sequence[Any]:

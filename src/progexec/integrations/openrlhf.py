@@ -6,7 +6,10 @@ dataset's label column. Each label is the gold record as a JSON object string (a
 not a JSON object is taken as the gold answer itself). The rules — the response is the query after
 its prompt, without trailing special tokens; rewards and scores one float per query; extra_logs
 the batch means — are :mod:`progexec.reward.remote`'s, shared with ``progexec serve``, so the
-file and the server give the same rewards.
+file and the server give the same rewards. Where the server answers an unusable item with its
+typed status, this function raises :class:`~progexec.integrations._gold.AdapterInputError` naming
+the sample (an unknown ``policy``, a label that is no usable gold record, a query that is not
+text): OpenRLHF's contract has no "does not apply", and a silent 0 would be learnt from.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 # Absolute imports: OpenRLHF loads this file by path as a top-level module, not as part of a package.
-from progexec.integrations._gold import AdapterInputError
-from progexec.reward.remote import label_gold, openrlhf_rewards, response_text
+from progexec.integrations._gold import AdapterInputError, checked_policy, usable
+from progexec.reward.remote import label_gold, response_text, rewards_record, score_query
 
 __all__ = ["reward_func", "response_text", "label_gold"]
 
@@ -31,4 +34,7 @@ def reward_func(queries: Sequence[Any], prompts: Sequence[Any], labels: Sequence
                 **kwargs: Any) -> dict[str, Any]:
     """OpenRLHF's reward function; a ``policy`` keyword overrides each label's policy."""
     _check(queries, prompts, labels)
-    return openrlhf_rewards(queries, prompts, labels, kwargs.get("policy"))
+    policy = checked_policy(kwargs.get("policy"), "reward_func: the policy keyword")
+    results = [usable(score_query(query, prompt, label, policy), f"reward_func: sample {index} (label {label!r:.80})")
+               for index, (query, prompt, label) in enumerate(zip(queries, prompts, labels))]
+    return rewards_record(results)

@@ -4,9 +4,14 @@ TRL calls it with ``prompts=``, ``completions=`` and ``completion_ids=`` (one en
 completion) and every other dataset column as a keyword list; the gold columns read here are
 ``answer``, ``program``, ``table``, ``dialect``, ``options``, ``problem`` and ``policy``. A
 completion is a string or a conversation (``[{"role": "assistant", "content": ...}]``: the last
-assistant message is judged). The result is one float per completion, 1.0 or 0.0, or None where
-the reward does not apply (the row's gold is unusable or its policy unknown), which TRL treats as
-"no reward from this function". The instance holds only its policy, so it pickles (async GRPO).
+assistant message is judged). The result is one float per completion, 1.0 or 0.0, or None for a
+row whose answer and program are both empty (TRL's contract for a reward that does not apply to a row,
+as in a dataset mixing tasks). Everything else that cannot be judged raises AdapterInputError
+naming it: an unknown policy (at construction), a batch without an ``answer`` or ``program``
+column (on the first call; the error lists the columns the batch has), a row whose gold is
+unusable or whose ``policy`` is unknown, a completion that is not text. ``answer_column`` names
+the dataset's answer column when it is not ``answer``. The instance holds only its settings, so
+it pickles (async GRPO).
 """
 
 from __future__ import annotations
@@ -14,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..reward import Policy, RewardResult, RewardStatus, score_completion
-from ._gold import GOLD_KEYS, column, gold_mapping
+from ..reward import Policy, RewardResult, score_completion
+from ._gold import GOLD_KEYS, AdapterInputError, checked_policy, column, gold_mapping, usable
 
-NOT_APPLICABLE = frozenset({RewardStatus.BAD_GOLD, RewardStatus.BAD_POLICY})
-"""Statuses that give None (the row is not this reward's to judge) rather than 0.0."""
+TRL_COLUMNS = frozenset({"prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric"})
+"""Keywords TRL passes that are not dataset columns (left out of the error that lists the columns)."""
 
 
 def completion_text(completion: Any) -> str | None:
@@ -50,20 +55,35 @@ class ProgexecReward:
     """Judge each completion against its row's gold columns; the constructor's ``policy`` overrides
     the ``policy`` column, and with neither the reward core's default (numeric) applies."""
 
-    def __init__(self, policy: Policy | str | None = None, name: str = "progexec_reward") -> None:
-        self.policy = policy.value if isinstance(policy, Policy) else policy
+    def __init__(self, policy: Policy | str | None = None, name: str = "progexec_reward",
+                 answer_column: str = "answer") -> None:
+        chosen = checked_policy(policy, "ProgexecReward")
+        self.policy = None if chosen is None else chosen.value
+        self.answer_column = answer_column
         self.__name__ = name  # TRL labels the reward's logged columns with it
 
-    def results(self, completions: Sequence[Any], columns: Mapping[str, Any]) -> list[RewardResult]:
-        """The typed result of every completion, in order."""
+    def results(self, completions: Sequence[Any], columns: Mapping[str, Any]) -> list[RewardResult | None]:
+        """The typed result of every completion, in order (None: the row has no gold at all)."""
         count = len(completions)
-        gold_columns = {key: column(columns, key, count) for key in GOLD_KEYS}
-        out = []
+        if self.answer_column not in columns and "program" not in columns:
+            seen = sorted(key for key in columns if key not in TRL_COLUMNS)
+            raise AdapterInputError(f"{self.__name__}: the batch has no gold column {self.answer_column!r} (nor "
+                                    f"'program'); its columns are {seen}. Name the answer column with "
+                                    "ProgexecReward(answer_column=...) or rename it")
+        gold_columns = {key: column(columns, self.answer_column if key == "answer" else key, count)
+                        for key in GOLD_KEYS}
+        out: list[RewardResult | None] = []
         for index, completion in enumerate(completions):
             row = {key: values[index] for key, values in gold_columns.items()}
+            gold = gold_mapping(None, row)
+            if "answer" not in gold and "program" not in gold:
+                out.append(None)  # no answer and no program in this row: the reward does not apply
+                continue
             text = completion_text(completion)
-            out.append(score_completion(completion if text is None else text, gold_mapping(None, row),
-                                        policy=self.policy))
+            if text is None:
+                raise AdapterInputError(f"{self.__name__}: completion {index} is neither text nor a conversation "
+                                        f"with an assistant message ({type(completion).__name__})")
+            out.append(usable(score_completion(text, gold, policy=self.policy), f"{self.__name__}: row {index}"))
         return out
 
     def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
@@ -71,5 +91,6 @@ class ProgexecReward:
         results = self.results(completions or [], columns)
         log_extra: Callable[[str, list[Any]], None] | None = columns.get("log_extra")
         if callable(log_extra):
-            log_extra(f"{self.__name__}_status", [result.status.label for result in results])
-        return [None if result.status in NOT_APPLICABLE else result.score for result in results]
+            log_extra(f"{self.__name__}_status", ["no_gold" if result is None else result.status.label
+                                                  for result in results])
+        return [None if result is None else result.score for result in results]

@@ -9,6 +9,11 @@ whose first value is not a string, so the dict always holds the keys of
 none). Point verl at a function with ``custom_reward_function.path`` (this file, or
 ``pkg://progexec.integrations.verl``) and ``.name``; a ``policy`` reward kwarg overrides the
 per-row policy.
+
+verl's reward contract has no "does not apply": an item that cannot be judged at all (no
+``ground_truth`` and no program, an unusable gold record, an unknown policy, a completion that is
+not text) raises :class:`~progexec.integrations._gold.AdapterInputError` naming the item and what
+is wrong, rather than a silent 0 the run would learn from.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 # Absolute imports: verl's custom_reward_function.path loads this file by path as a top-level module.
-from progexec.integrations._gold import AdapterInputError, gold_mapping
+from progexec.integrations._gold import AdapterInputError, checked_policy, gold_mapping, usable
 from progexec.reward import RewardResult, score_completion
 
 DATA_SOURCE_DIALECTS = {"progexec/finqa": "finqa", "progexec/convfinqa": "convfinqa", "progexec/mathqa": "mathqa"}
@@ -40,13 +45,17 @@ def _text(value: float | bool) -> str:
 
 
 def _score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any,
-           policy: Any) -> RewardResult:
+           policy: Any, where: str = "compute_score") -> RewardResult:
+    chosen = checked_policy(policy, f"{where}: the policy reward kwarg")
     extra = extra_info if isinstance(extra_info, Mapping) else None
     gold = gold_mapping(ground_truth, extra)
+    if "answer" not in gold and "program" not in gold:
+        raise AdapterInputError(f"{where}: no gold: ground_truth is {ground_truth!r:.60} and extra_info has no "
+                                "'program' (rows from `progexec rows --for verl` carry both)")
     dialect = DATA_SOURCE_DIALECTS.get(data_source) if isinstance(data_source, str) else None
     if dialect is not None and "dialect" not in gold:
         gold["dialect"] = dialect
-    return score_completion(solution_str, gold, policy=policy)
+    return usable(score_completion(solution_str, gold, policy=chosen), where)
 
 
 def compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
@@ -68,8 +77,9 @@ def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[Any
         raise AdapterInputError(f"compute_score_batch: {len(data_sources)} data_sources, {count} solution_strs, "
                          f"{len(ground_truths)} ground_truths, {len(extras)} extra_infos")
     policy = kwargs.get("policy")
-    return [verl_record(_score(source, solution, truth, extra, policy))
-            for source, solution, truth, extra in zip(data_sources, solution_strs, ground_truths, extras)]
+    return [verl_record(_score(source, solution, truth, extra, policy, f"compute_score_batch item {index}"))
+            for index, (source, solution, truth, extra)
+            in enumerate(zip(data_sources, solution_strs, ground_truths, extras))]
 
 
 def compute_score_float(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,

@@ -101,7 +101,7 @@ def _convfinqa(split: str, policy: Policy, questions: Questions) -> Iterator[dic
                      "table": record["table"], "program": program, "dialect": "convfinqa", "policy": policy.value}
             yield _row("convfinqa", policy, extra, str(gold), body)
             if question:
-                history += f"Earlier question: {question}\nIts answer: {gold}\n"
+                history += f"Earlier question: {question}\nIts result: {gold}\n"
 
 
 def _mathqa(split: str, policy: Policy) -> Iterator[dict[str, Any]]:

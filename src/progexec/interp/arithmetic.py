@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import enum
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
+from .ops import require_methods
 from .status import Status
 from ..errors import ProgexecError
 
@@ -36,6 +38,7 @@ class RefusalCause(enum.Enum):
     IRRATIONAL = "irrational"      # the exact value is not rational: enclose it with intervals
     TOO_LARGE = "too_large"        # a rational value grew past its size bound: enclose it with intervals
     UNDECIDED = "undecided"        # an enclosure is too wide to decide: try a higher precision
+    CLOCK = "clock"                # the wall-clock backstop stopped the item (a machine-dependent stop)
 
 
 class Refusal(ProgexecError):
@@ -68,32 +71,73 @@ class Arithmetic(Protocol[V]):
     def finish(self, value: V) -> V: ...
 
 
-@lru_cache(maxsize=65536)
-def official_str_to_num(text: str, const_marker: str = "const") -> float | None:
-    """The official ``str_to_num``: commas removed, ``float``, then ``%`` / 100.0, then ``const_``.
+@dataclass(frozen=True, slots=True)
+class LiteralRule:
+    """A dialect's official ``str_to_num`` as data: the characters removed first, whether a ``%`` that
+    ``float`` refuses divides by 100, and the substring that marks a constant (``const_m1`` is -1).
 
-    Returns None where the official function returns ``"n/a"`` or raises (both make
-    the program invalid). ``const_marker`` is ``"const"`` for FinQA, ``"const_"`` for ConvFinQA.
+    FinQA removes ``,`` and divides ``5%`` by 100; MultiHiertt removes ``$ , - %`` (``-5`` reads 5).
     """
-    text = text.replace(",", "")
+
+    name: str
+    removed: str = ","
+    percent: bool = True
+    const_marker: str = "const"
+
+    def strip(self, text: str) -> str:
+        """The text after the rule's characters are removed (what ``float`` is tried on first)."""
+        for char in self.removed:
+            text = text.replace(char, "")
+        return text
+
+
+FINQA_LITERALS = LiteralRule("finqa")
+"""FinQA's ``str_to_num``: commas removed, ``float``, then ``%`` / 100.0, then ``const``."""
+CONVFINQA_LITERALS = LiteralRule("convfinqa", const_marker="const_")
+"""ConvFinQA's: as FinQA's, but a constant must be spelled ``const_``."""
+
+
+@lru_cache(maxsize=65536)
+def official_str_to_num(text: str, rule: LiteralRule = FINQA_LITERALS) -> float | None:
+    """A dialect's official ``str_to_num``: the rule's characters removed, ``float``, then ``%`` / 100.0
+    (where the rule has it), then the constant branch.
+
+    Returns None where the official function returns ``"n/a"`` or raises (both make the program invalid).
+    """
+    text = rule.strip(text)
     try:
         return float(text)
     except ValueError:
         pass
-    if "%" in text:
+    if rule.percent and "%" in text:
         try:
             return float(text.replace("%", "")) / 100.0
         except ValueError:
             return None
-    if const_marker in text:
-        rest = text.replace("const_", "")
-        if rest == "m1":
-            rest = "-1"
+    if rule.const_marker in text:
         try:
-            return float(rest)
+            return official_constant(text)
         except ValueError:
             return None
     return None
+
+
+def official_constant(text: str) -> float:
+    """The constant branch of ``str_to_num``: ``const_`` removed, ``m1`` read as -1, then ``float`` — which
+    raises (ValueError) for ``const_x``, outside ``str_to_num``'s own try: the official loop's bare
+    ``except`` then ends the program (the value returned beside the flag is not rounded)."""
+    rest = text.replace("const_", "")
+    return float("-1" if rest == "m1" else rest)
+
+
+def official_number(text: str, rule: LiteralRule = FINQA_LITERALS) -> float | None:
+    """``str_to_num`` exactly as the official loop sees it: None for ``"n/a"``, ValueError where it raises."""
+    value = official_str_to_num(text, rule)
+    if value is None:
+        stripped = rule.strip(text)
+        if rule.const_marker in stripped and not (rule.percent and "%" in stripped):
+            official_constant(stripped)
+    return value
 
 
 def checked_float(value: float, what: str) -> float:
@@ -110,11 +154,11 @@ class Float64:
 
     name = "float64"
 
-    def __init__(self, const_marker: str = "const") -> None:
-        self.const_marker = const_marker
+    def __init__(self, literals: LiteralRule = FINQA_LITERALS) -> None:
+        self.literals = literals
 
     def literal(self, text: str) -> float:
-        value = official_str_to_num(text, self.const_marker)
+        value = official_str_to_num(text, self.literals)
         if value is None:
             raise Refusal(Status.BAD_LITERAL, f"{text!r} is not a number, percentage or constant")
         return value if value - value == 0.0 else checked_float(value, f"literal {text!r}")
@@ -168,3 +212,6 @@ class Float64:
     def finish(self, value: float) -> float:
         """CPython ``round(x, 5)``, once, on the final value only."""
         return round(value, 5)
+
+
+require_methods(Float64)

@@ -21,13 +21,15 @@ needs no clock: a program over :data:`MAX_FAST_CELLS` cells goes to the general 
 from __future__ import annotations
 
 import operator
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..dialects import Dialect, UnknownDialectError, get_dialect
 from ..grammar.nodes import Num, Program, Ref, Row
 from ..grammar.parse import ProgramSyntaxError, parse_program, parse_token_list
-from ..limits import Limits, current
-from .arithmetic import official_str_to_num, sum_left_to_right
+from ..limits import Limits, check_deadline, current
+from .arithmetic import Float64, LiteralRule, official_str_to_num, sum_left_to_right
 from .evaluate import Outcome
 from .official import OfficialVerdict
 from .ops import FINQA_OPS
@@ -80,8 +82,19 @@ _SPECS: dict[str, tuple[Callable[[Any, Any], Any], bool, bool]] = {
     for name, spec in FINQA_OPS.items() if spec.code in _FAST and spec.unsupported is None and spec.arity == 2}
 """Op name -> (function, row op?, yes/no result?) for every op of the table the fast path runs."""
 
-_MARKERS = {"finqa": "const", "convfinqa": "const_"}
-"""The dialects the fast path serves, with their constant marker (Float64's ``const_marker``)."""
+
+
+def eligible(dialect: str | Dialect) -> Dialect | None:
+    """The dialect's entry when the fast path serves it: programs of the FinQA grammar over the FinQA op table
+    under Float64 (FinQA, ConvFinQA, and any dialect registered with the same reader, ops and arithmetic)."""
+    try:
+        spec = get_dialect(dialect)
+    except UnknownDialectError:
+        return None
+    if spec.run is not None or spec.ops is not FINQA_OPS or spec.parse is not parse_program \
+            or type(spec.float64) is not Float64:
+        return None
+    return spec
 
 _OK = Status.OK
 
@@ -112,18 +125,16 @@ class Compiled:
         self.outcome: Outcome[float] | None = None
 
 
-def compile_program(program: Program, dialect: str) -> Compiled | None:
+def compile_program(program: Program, dialect: Dialect) -> Compiled | None:
     """The flat form of ``program`` under ``dialect``'s Float64, or None when the general path must run it.
 
     A literal is accepted exactly when Float64's ``literal`` accepts it (a number, percentage or constant,
     finite); a reference must point back at a step that is not a yes/no result.
     """
-    marker = _MARKERS.get(dialect)
-    if marker is None:
-        return None
-    official_ok = not program.official_invalid and (program.bare is None or dialect == "convfinqa")
+    rule = dialect.literals
+    official_ok = not program.official_invalid and (program.bare is None or dialect.bare_numbers)
     if program.bare is not None:
-        value = official_str_to_num(program.bare.text, marker)
+        value = official_str_to_num(program.bare.text, rule)
         if value is None or value - value != 0.0:
             return None
         return Compiled(program, [], (), (), (), value, len(program.bare.text), official_ok)
@@ -166,7 +177,7 @@ def compile_program(program: Program, dialect: str) -> Compiled | None:
                 slots.append(target)
             elif kind is Num:
                 text = arg.text  # type: ignore[union-attr]
-                number = official_str_to_num(text, marker)
+                number = official_str_to_num(text, rule)
                 if number is None or number - number != 0.0:
                     return None
                 if len(text) > longest:
@@ -181,7 +192,7 @@ def compile_program(program: Program, dialect: str) -> Compiled | None:
     return Compiled(program, consts, tuple(rows), tuple(reads), tuple(ops), None, longest, official_ok)
 
 
-def _row_values(compiled: Compiled, table: Table | None, limits: Limits, marker: str) -> list[list[float]] | None:
+def _row_values(compiled: Compiled, table: Table | None, limits: Limits, rule: LiteralRule) -> list[list[float]] | None:
     """The numbers of every row the program reads, last row first, or None where the general path refuses
     (or must count: more than :data:`MAX_FAST_CELLS` cells of work)."""
     if table is None or len(table) > MAX_FAST_CELLS:
@@ -205,7 +216,7 @@ def _row_values(compiled: Compiled, table: Table | None, limits: Limits, marker:
             for cell in row:
                 if len(cell) > bound:
                     return None
-                number = official_str_to_num(clean_cell(cell), marker)
+                number = official_str_to_num(clean_cell(cell), rule)
                 if number is None or number - number != 0.0:
                     return None
                 numbers.append(number)
@@ -215,7 +226,7 @@ def _row_values(compiled: Compiled, table: Table | None, limits: Limits, marker:
         return None
 
 
-def run_compiled(compiled: Compiled, table: Table | None, limits: Limits, dialect: str) -> Outcome[float] | None:
+def run_compiled(compiled: Compiled, table: Table | None, limits: Limits, dialect: Dialect) -> Outcome[float] | None:
     """The Outcome of ``compiled`` over ``table``, equal to the general path's, or None where that path
     must run (any refusal, any bound exceeded)."""
     if compiled.longest > limits.max_literal_chars or len(compiled.ops) > limits.max_steps:
@@ -229,7 +240,7 @@ def run_compiled(compiled: Compiled, table: Table | None, limits: Limits, dialec
         return outcome
     slots = compiled.consts.copy()
     if compiled.rows:
-        rows = _row_values(compiled, table, limits, _MARKERS[dialect])
+        rows = _row_values(compiled, table, limits, dialect.literals)
         if rows is None:
             return None
         slots += rows
@@ -259,9 +270,9 @@ class ProgramCache:
     (the oldest is dropped first). A key that cannot be compiled is kept as None, so it is tried once."""
 
     def __init__(self) -> None:
-        self.entries: dict[tuple[str, object], Compiled | None] = {}
+        self.entries: dict[tuple[Dialect, object], Compiled | None] = {}
 
-    def get(self, dialect: str, key: object, build: Callable[[], Program]) -> Compiled | None:
+    def get(self, dialect: Dialect, key: object, build: Callable[[], Program]) -> Compiled | None:
         cache_key = (dialect, key)
         try:
             return self.entries[cache_key]
@@ -290,26 +301,37 @@ CACHE = ProgramCache()
 """The process's compiled programs (thread-safe: a lookup or an insertion is one dictionary operation)."""
 
 
-def fast_outcome(program: str | Sequence[str], table: Table | None, dialect: str,
-                 limits: Limits | None = None) -> tuple[Compiled, Outcome[float]] | None:
-    """The compiled program and its Outcome, or None where the general path must run."""
-    if dialect not in _MARKERS:
+def fast_outcome(program: str | Sequence[str], table: Table | None, dialect: str | Dialect,
+                 limits: Limits | None = None, clock: bool = False) -> tuple[Compiled, Outcome[float]] | None:
+    """The compiled program and its Outcome, or None where the general path must run.
+
+    The clock is honoured as the general path honours it, once per program instead of once per step: a
+    deadline already set around the call (:func:`~progexec.limits.run_with_deadline`) that has passed raises
+    ItemTimeLimitExceeded; with ``clock`` (the runner, which sets no deadline first), a run that took longer
+    than ``item_time_limit`` returns None, so the general path runs it under its clock and says so.
+    """
+    spec = eligible(dialect)
+    if spec is None:
         return None
+    started = time.monotonic() if clock else 0.0
     chosen = limits if limits is not None else current()
     if isinstance(program, str):
         if len(program) > chosen.max_program_chars:
             return None
         text = program
-        compiled = CACHE.get(dialect, program, lambda: parse_program(text))
+        compiled = CACHE.get(spec, program, lambda: parse_program(text))
     else:
         key = tuple(program)
         if not all(type(token) is str for token in key):
             return None
-        compiled = CACHE.get(dialect, key, lambda: parse_token_list(key))
+        compiled = CACHE.get(spec, key, lambda: parse_token_list(key))
     if compiled is None:
         return None
-    outcome = run_compiled(compiled, table, chosen, dialect)
+    outcome = run_compiled(compiled, table, chosen, spec)
     if outcome is None:
+        return None
+    check_deadline()
+    if clock and 0 < chosen.item_time_limit < time.monotonic() - started:
         return None
     return compiled, outcome
 

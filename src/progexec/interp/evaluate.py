@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, NoReturn, TypeVar, Union, cast
 
 from ..grammar.nodes import Arg, Input, Program, Ref, Row, Step
+from ..grammar.parse import ProgramSyntaxError, ProgramTooLongError
 from ..limits import DEFAULT_LIMITS, check_deadline, current
 from .arithmetic import Arithmetic, Refusal, RefusalCause
 from .ops import FINQA_OPS, OpSpec, OpTable
@@ -237,10 +238,17 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
     return Outcome(Status.OK, finished, final, tuple(results))
 
 
+def syntax_outcome(error: ProgramSyntaxError) -> Outcome[Any]:
+    """The outcome of program text that cannot be read: ``limit_exceeded`` naming the bound when it is over
+    ``max_program_chars`` (in every dialect), else ``syntax_error`` with the parser's message."""
+    status = Status.LIMIT_EXCEEDED if isinstance(error, ProgramTooLongError) else Status.SYNTAX_ERROR
+    return Outcome(status, message=error.message if status is Status.LIMIT_EXCEEDED else str(error))
+
+
 def first_refusal_text(outcome: Outcome[V]) -> str:
     """A one-line description of a refusal: status, location, message."""
     where = outcome.where()
     return f"{outcome.status.label}{' at ' + where if where else ''}: {outcome.message}"
 
 
-__all__ = ["Outcome", "evaluate", "MAX_STEPS", "first_refusal_text"]
+__all__ = ["Outcome", "evaluate", "MAX_STEPS", "first_refusal_text", "syntax_outcome"]

@@ -16,64 +16,105 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .arithmetic import official_str_to_num, sum_left_to_right
+from typing import TYPE_CHECKING
+
+from .arithmetic import LiteralRule, official_number, official_str_to_num, sum_left_to_right
+from ..dialects import get_dialect
 from ..limits import check_deadline
-from .ops import FINQA_ARITHMETIC_OPS
 from .table import Table, clean_cell
-from ..grammar.tokens import ALL_OPS as OFFICIAL_OPS, official_step_parts, official_steps
+from ..grammar.tokens import official_step_parts, official_steps
+
+if TYPE_CHECKING:
+    from ..dialects import Dialect
 
 
 @dataclass(frozen=True, slots=True)
 class OfficialVerdict:
-    """``valid`` is the official ``invalid_flag == 0``; ``value`` its ``this_res`` (None for ``"n/a"``)."""
+    """``valid`` is the official ``invalid_flag == 0``; ``value`` its ``this_res`` (None for ``"n/a"``).
+
+    ``leftover`` is what the official function returned beside a set invalid flag (the last step's value,
+    rounded when the loop broke, as it stood when an exception ended it): MultiHiertt's ``evaluate.py``
+    compares it regardless of the flag. ``returned`` is the value the function returned either way.
+    """
 
     valid: bool
     value: float | str | None
+    leftover: float | str | None = None
+
+    @property
+    def returned(self) -> float | str | None:
+        return self.value if self.valid else self.leftover
 
     def equals_gold(self, gold: object) -> bool:
         """Official execution accuracy for one item: valid and ``==`` to the gold answer."""
         return self.valid and self.value is not None and self.value == gold
 
 
-INVALID = OfficialVerdict(False, None)
+INVALID = OfficialVerdict(False, None, "n/a")
+"""``(1, "n/a")``: invalid, with nothing computed."""
 
 
-def _row_numbers(cells: Sequence[Any], const_marker: str) -> list[float] | None:
+def _row_numbers(cells: Sequence[Any], literals: LiteralRule) -> list[float] | None:
     numbers: list[float] = []
     for cell in cells:
-        value = official_str_to_num(clean_cell(cell), const_marker)
+        value = official_str_to_num(clean_cell(cell), literals)
         if value is None:
             return None
         numbers.append(value)
     return numbers
 
 
-def official_verdict(tokens: Sequence[str], table: Table | None, dialect: str = "finqa") -> OfficialVerdict:
-    """Model the official ``eval_program`` on a token list (``EOF`` last).
+def official_verdict(tokens: Sequence[str], table: Table | None, dialect: str | Dialect = "finqa") -> OfficialVerdict:
+    """Model a dialect's official ``eval_program`` on a token list (``EOF`` last).
 
-    ``dialect`` is ``"finqa"`` (FinQA's evaluate.py) or ``"convfinqa"`` (a single
-    token is a bare number; the constant rule needs ``const_``).
+    The dialect gives the op names its structure check accepts and their Python semantics, its
+    ``str_to_num`` and whether one token is a bare number (ConvFinQA).
     """
+    spec = get_dialect(dialect) if isinstance(dialect, str) else dialect
+    state = _State()
     try:
-        return _verdict(list(tokens), table, dialect)
+        return _verdict(list(tokens), table, spec, state)
     except Exception:  # the official evaluator's bare except: any failure is "invalid"
-        return INVALID
+        return OfficialVerdict(False, None, _real(state.result))
 
 
-def _verdict(tokens: list[str], table: Table | None, dialect: str) -> OfficialVerdict:
-    const_marker = "const_" if dialect == "convfinqa" else "const"
+class _State:
+    """The official loop's ``this_res``, kept where an exception can still read it."""
+
+    __slots__ = ("result",)
+
+    def __init__(self) -> None:
+        self.result: Any = "n/a"
+
+
+def _real(value: Any) -> float | str | None:
+    """A leftover value as the verdict holds it: a float, ``"yes"``/``"no"``/``"n/a"``; None for a value that
+    is not real (a complex power)."""
+    return value if isinstance(value, (str, float)) else None
+
+
+def _broke(state: _State) -> OfficialVerdict:
+    """``invalid_flag = 1; break``: the loop ends, and the last value is still rounded before it is returned."""
+    result = state.result
+    if not (isinstance(result, str) and result in ("yes", "no", "n/a")):
+        state.result = round(result, 5)
+    return OfficialVerdict(False, None, _real(state.result))
+
+
+def _verdict(tokens: list[str], table: Table | None, dialect: Dialect, state: _State) -> OfficialVerdict:
+    literals = dialect.literals
+    ops = dialect.ops
     body = tokens[:-1]
-    if dialect == "convfinqa" and len(body) == 1:
-        number = official_str_to_num(body[0], const_marker)
+    if dialect.bare_numbers and len(body) == 1:
+        number = official_str_to_num(body[0], literals)
         if number is None:
             return INVALID
         return OfficialVerdict(True, round(float(number), 5))
     for index, token in enumerate(body):
-        if index % 4 == 0 and token.strip("(") not in OFFICIAL_OPS:
+        if index % 4 == 0 and token.strip("(") not in ops:
             return INVALID
         if (index + 1) % 4 == 0 and token != ")":
             return INVALID
-    result: Any = "n/a"
     results: dict[int, Any] = {}
     row: Any = None
     have_row = False
@@ -81,51 +122,40 @@ def _verdict(tokens: list[str], table: Table | None, dialect: str) -> OfficialVe
     for index, raw_step in enumerate(official_steps(tokens)):
         check_deadline()
         if len(raw_step.strip().split("(")) > 2:
-            return INVALID
+            return _broke(state)
         _, op, arg1, arg2 = official_step_parts(raw_step)
-        if op in FINQA_ARITHMETIC_OPS:
-            a = results[int(arg1.replace("#", ""))] if "#" in arg1 else official_str_to_num(arg1, const_marker)
+        spec = ops.get(op)
+        if spec is not None and spec.official is not None:
+            a = results[int(arg1.replace("#", ""))] if "#" in arg1 else official_number(arg1, literals)
             if a is None:
-                return INVALID
-            b = results[int(arg2.replace("#", ""))] if "#" in arg2 else official_str_to_num(arg2, const_marker)
+                return _broke(state)
+            b = results[int(arg2.replace("#", ""))] if "#" in arg2 else official_number(arg2, literals)
             if b is None:
-                return INVALID
-            if op == "add":
-                result = a + b
-            elif op == "subtract":
-                result = a - b
-            elif op == "multiply":
-                result = a * b
-            elif op == "divide":
-                result = a / b
-            elif op == "exp":
-                result = a ** b
-            else:
-                result = "yes" if a > b else "no"
-            results[index] = result
+                return _broke(state)
+            state.result = spec.official(a, b)
+            results[index] = state.result
         elif "table" in op:
             if rows is None:  # built once: the official rebuilds it per table op, from the same table
                 rows = {line[0]: line[1:] for line in table}  # type: ignore[union-attr]
             if "#" in arg1:
                 results[int(arg1.replace("#", ""))]  # looked up, then ignored: the stale-row quirk
                 if not have_row:
-                    return INVALID
+                    raise KeyError(arg1)  # the official reads an unset row variable: an exception
             else:
-                if arg1 not in rows:
-                    return INVALID
-                row = _row_numbers(rows[arg1], const_marker)
+                row = _row_numbers(rows[arg1], literals)
                 have_row = True
             if row is None:
-                return INVALID
+                return _broke(state)
             if op == "table_max":
-                result = max(row)
+                state.result = max(row)
             elif op == "table_min":
-                result = min(row)
+                state.result = min(row)
             elif op == "table_sum":
-                result = sum_left_to_right(row)
+                state.result = sum_left_to_right(row)
             elif op == "table_average":
-                result = sum_left_to_right(row) / len(row)
-            results[index] = result
+                state.result = sum_left_to_right(row) / len(row)
+            results[index] = state.result
+    result = state.result
     if isinstance(result, str) and result in ("yes", "no", "n/a"):
         return OfficialVerdict(True, None if result == "n/a" else result)
     return OfficialVerdict(True, round(result, 5))

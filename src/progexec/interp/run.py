@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..grammar.nodes import Program
-from ..grammar.parse import ProgramSyntaxError, ProgramTooLongError, parse_program, parse_token_list
-from ..grammar.tokens import official_tokenize
+from ..grammar.parse import ProgramSyntaxError, ProgramTooLongError, parse_token_list
 from .arithmetic import Float64
 from .compiled import fast_outcome, fast_verdict
 from .evaluate import Outcome, evaluate
-from .official import OfficialVerdict, official_verdict
+from .official import OfficialVerdict
+from ..dialects import Dialect, get_dialect
 from .status import Status
 from .table import Table
 
@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from ..items import Item
     from ..mathqa.execute import MathQAResult
 
-DIALECTS = ("finqa", "convfinqa")
-_ARITHMETICS = {"finqa": Float64("const"), "convfinqa": Float64("const_")}
 
 
 class MatchReason(enum.Enum):
@@ -65,54 +63,58 @@ class Execution:
         return self.outcome.status
 
 
-def float64(dialect: str = "finqa") -> Float64:
+def float64(dialect: str | Dialect = "finqa") -> Float64:
     """The official float64 arithmetic of a dialect."""
-    return _ARITHMETICS[dialect]
+    return get_dialect(dialect).float64
 
 
 def _finish(program: Program | None, outcome: Outcome[float], tokens: Callable[[], Sequence[str]],
-            table: Table | None, dialect: str, error: ProgramSyntaxError | None) -> Execution:
+            table: Table | None, dialect: Dialect, error: ProgramSyntaxError | None) -> Execution:
     """Attach the official verdict: the contract's answer when it has one, else the official model's."""
     official_ok = (program is not None and outcome.present and not program.official_invalid
-                   and (program.bare is None or dialect == "convfinqa"))
+                   and (program.bare is None or dialect.bare_numbers))
     if official_ok:
         verdict = OfficialVerdict(True, outcome.answer())
     else:
-        verdict = official_verdict(tokens(), table, dialect)
+        verdict = dialect.official(tokens(), table)
     return Execution(program, outcome, verdict, error)
 
 
-def execute_program(program: Program, table: Table | None = None, dialect: str = "finqa") -> Execution:
+def execute_program(program: Program, table: Table | None = None, dialect: str | Dialect = "finqa") -> Execution:
     """Run an already parsed program."""
-    outcome = evaluate(program, float64(dialect), table)
-    return _finish(program, outcome, program.to_tokens, table, dialect, None)
+    spec = get_dialect(dialect)
+    outcome = evaluate(program, spec.float64, table, ops=spec.ops)
+    return _finish(program, outcome, program.to_tokens, table, spec, None)
 
 
-def execute_text(text: str, table: Table | None = None, dialect: str = "finqa") -> Execution:
-    """Parse program text and run it; a syntax error becomes a SYNTAX_ERROR outcome."""
+def execute_text(text: str, table: Table | None = None, dialect: str | Dialect = "finqa") -> Execution:
+    """Parse program text by the dialect's reader and run it; a syntax error becomes a SYNTAX_ERROR outcome
+    (LIMIT_EXCEEDED, naming the bound, for text over ``max_program_chars``)."""
     found = fast_outcome(text, table, dialect)  # the compiled fast path; None: the general path decides
     if found is not None and (verdict := fast_verdict(*found)) is not None:
         return Execution(found[0].program, found[1], verdict)
+    spec = get_dialect(dialect)
     try:
-        program = parse_program(text)
+        program = spec.parse(text)
     except ProgramSyntaxError as error:
         status = Status.LIMIT_EXCEEDED if isinstance(error, ProgramTooLongError) else Status.SYNTAX_ERROR
         outcome: Outcome[float] = Outcome(status, message=error.message)
-        return _finish(None, outcome, lambda: official_tokenize(text), table, dialect, error)
-    outcome = evaluate(program, float64(dialect), table)
-    tokens = (lambda: official_tokenize(text)) if program.official_invalid else program.to_tokens
-    return _finish(program, outcome, tokens, table, dialect, None)
+        return _finish(None, outcome, lambda: spec.tokenize(text), table, spec, error)
+    outcome = evaluate(program, spec.float64, table, ops=spec.ops)
+    tokens = (lambda: spec.tokenize(text)) if program.official_invalid else program.to_tokens
+    return _finish(program, outcome, tokens, table, spec, None)
 
 
-def execute_tokens(tokens: Sequence[str], table: Table | None = None, dialect: str = "finqa") -> Execution:
+def execute_tokens(tokens: Sequence[str], table: Table | None = None, dialect: str | Dialect = "finqa") -> Execution:
     """Run the official token-list form (``[..., "EOF"]``)."""
     found = fast_outcome(tokens, table, dialect)  # the compiled fast path; None: the general path decides
     if found is not None and (verdict := fast_verdict(*found)) is not None:
         return Execution(found[0].program, found[1], verdict)
+    spec = get_dialect(dialect)
     try:
         program = parse_token_list(tokens)
     except ProgramSyntaxError as error:
         outcome: Outcome[float] = Outcome(Status.SYNTAX_ERROR, message=error.message)
-        return _finish(None, outcome, lambda: tokens, table, dialect, error)
-    outcome = evaluate(program, float64(dialect), table)
-    return _finish(program, outcome, lambda: tokens, table, dialect, None)
+        return _finish(None, outcome, lambda: tokens, table, spec, error)
+    outcome = evaluate(program, spec.float64, table, ops=spec.ops)
+    return _finish(program, outcome, lambda: tokens, table, spec, None)

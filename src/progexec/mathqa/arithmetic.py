@@ -15,11 +15,14 @@ from __future__ import annotations
 import math
 import re
 
-from ..interp.arithmetic import Float64, Refusal, checked_float
+from ..interp.arithmetic import Float64, LiteralRule, Refusal, checked_float
 from ..interp.status import Status
 
 _DIGITS = re.compile(r"(\d+)(?:\.(\d+))?\Z")
 _SPLIT = re.compile(r"(\d+)_(\d+)\Z")
+
+MATHQA_LITERALS = LiteralRule("mathqa", const_marker="const_")
+"""How the FinQA-style reading would spell MathQA's constants; MathQA's own reading is :meth:`MathQAFloat.literal`."""
 
 NAMED_CONSTANTS: dict[str, float] = {
     "pi": math.pi,
@@ -55,7 +58,7 @@ class MathQAFloat(Float64):
     name = "mathqa-float64"
 
     def __init__(self) -> None:
-        super().__init__("const_")
+        super().__init__(MATHQA_LITERALS)
 
     def literal(self, text: str) -> float:
         """A problem number (``1000``, ``1,000``, ``.5``, ``2e3``) or a MathQA constant."""

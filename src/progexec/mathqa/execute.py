@@ -24,7 +24,8 @@ from typing import Any
 from ..errors import ProgexecError
 from ..grammar.mathqa_parse import ProgramSyntaxError, parse_annotated, parse_linear
 from ..grammar.nodes import Program
-from ..interp.evaluate import Outcome, evaluate
+from ..grammar.parse import check_program_length
+from ..interp.evaluate import Outcome, evaluate, syntax_outcome
 from ..interp.ops import OpTable
 from ..interp.status import Status
 from .arithmetic import MATHQA_FLOAT
@@ -119,6 +120,10 @@ def run_program(program: Program, inputs: Iterable[str], ops: OpTable = MATHQA_O
 def run_formula(formula: str, problem: str = "", annotated: bool = False, ops: OpTable = MATHQA_OPS,
                 semantics: Semantics = Semantics.PROGEXEC) -> Outcome[float]:
     """Parse and run one formula against a problem text; a syntax error is a SYNTAX_ERROR outcome."""
+    try:
+        check_program_length(formula)
+    except ProgramSyntaxError as error:
+        return syntax_outcome(error)
     if semantics is Semantics.TRAX:
         check_semantics(semantics, annotated, ops)
         run_trax = _trax_runner()
@@ -127,7 +132,7 @@ def run_formula(formula: str, problem: str = "", annotated: bool = False, ops: O
     try:
         program = parse_annotated(formula) if annotated else parse_linear(formula)
     except ProgramSyntaxError as error:
-        return Outcome(Status.SYNTAX_ERROR, message=str(error))
+        return syntax_outcome(error)
     return run_program(program, number_texts(problem), ops)
 
 

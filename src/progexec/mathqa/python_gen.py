@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,14 +121,49 @@ def program_to_python(program: Program, numbers: Iterable[float]) -> str:
     return "\n".join(header + bindings + lines)
 
 
-def run_trusted(code: str) -> float | None:
-    """The ``answer`` of code *this module generated* (numeric literals and names only), or None."""
+def _trax_math() -> Any:
+    """``math`` as the release's code met it under trax: ``gcd``/``lcm`` are numpy's (``scipy.gcd`` and
+    ``scipy.lcm`` were numpy's re-exports) and give ``numpy.int64``, ``comb`` is ``scipy.special.comb``
+    (a ``numpy.float64``). The type matters: ``numpy.int64 ** float`` is numpy's ``power`` ufunc, which
+    can differ from Python's ``float ** float`` in the last place (``lcm(27, 1) ** (1 / 3)`` is
+    2.9999999999999996 there and 3.0 here)."""
+    import types
+
+    import numpy
+    import scipy.special  # type: ignore[import-untyped]
+
+    shim = types.SimpleNamespace(**{name: getattr(math, name) for name in dir(math) if not name.startswith("_")})
+    shim.gcd, shim.lcm, shim.comb = numpy.gcd, numpy.lcm, scipy.special.comb
+    return shim
+
+
+def run_trusted(code: str, semantics: Semantics = Semantics.PROGEXEC) -> float | None:
+    """The ``answer`` of code *this module generated* (numeric literals and names only), or None.
+
+    Under ``Semantics.TRAX`` the code runs as the release ran it, with numpy's typed ``gcd``/``lcm``/``comb``
+    (:func:`_trax_math`), so its answer is trax's to the last bit."""
     namespace: dict[str, Any] = {"math": math}
+    if semantics is Semantics.TRAX:
+        namespace["math"] = _trax_math()
+        code = code.replace("import math\n", "", 1)  # the header would rebind the name to the real module
     try:
-        exec(code, namespace)  # trusted: built from the grammar-checked AST above, never user text
+        with _quiet_numpy(semantics):
+            exec(code, namespace)  # trusted: built from the grammar-checked AST above, never user text
         return float(namespace["answer"])
     except (ArithmeticError, ValueError, TypeError, KeyError):
         return None
+
+
+@contextmanager
+def _quiet_numpy(semantics: Semantics) -> Iterator[None]:
+    """numpy's warnings off for the trax run (numpy only warns; the values are the same)."""
+    if semantics is not Semantics.TRAX:
+        yield
+        return
+    import numpy
+
+    with numpy.errstate(all="ignore"):
+        yield
 
 
 def translate(item: Any, index: int = 0, semantics: Semantics = Semantics.PROGEXEC) -> PythonItem | None:
@@ -154,7 +190,7 @@ def translate(item: Any, index: int = 0, semantics: Semantics = Semantics.PROGEX
         outcome = run_formula(formula, problem, semantics=semantics)
     else:
         outcome = run_program(program, number_texts(problem))
-    answer = run_trusted(code)
+    answer = run_trusted(code, semantics)
     if not isinstance(outcome.value, float) or answer is None or not math.isfinite(answer):
         return None
     if not (kept_by_filter(outcome.value, correct.value) and kept_by_filter(answer, correct.value)):

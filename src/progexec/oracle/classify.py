@@ -16,8 +16,10 @@ from fractions import Fraction
 from typing import Any
 
 from ..grammar.nodes import Program
+from ..interp.arithmetic import RefusalCause
 from ..interp.evaluate import Outcome, evaluate
 from ..interp.run import Execution, execute_program, float64
+from ..dialects import get_dialect
 from ..items import Item
 from ..interp.status import Status
 from ..interp.table import Table
@@ -115,6 +117,7 @@ class Analysis:
     findings: tuple[Finding, ...] = ()
     ulps_to_boundary: float | None = None
     message: str = ""
+    stopped_by_clock: bool = False
 
     @property
     def kinds(self) -> frozenset[FindingKind]:
@@ -215,19 +218,20 @@ def analyze_execution(execution: Execution) -> Analysis:
     the findings. The float64 outcome and the gold match are read from the Execution, not recomputed."""
     item = execution.item
     assert item is not None
-    item_id, gold, has_gold, dialect, table = item.id, item.gold, item.has_gold, item.dialect, item.table
+    item_id, gold, has_gold, table = item.id, item.gold, item.has_gold, item.table
     program = execution.program
     outcome = execution.outcome
     text = program.to_text() if program is not None else item.program_text
-    if dialect == "mathqa" and execution.mathqa is not None:  # the gold is the correct option's value
+    if execution.mathqa is not None:  # a MathQA problem: the gold is the correct option's value
         result = execution.mathqa
         option = result.options.get(result.correct) if result.correct else None
         gold, has_gold = (option.value if option is not None else None), execution.match is not None
-    if not outcome.present or program is None or dialect == "mathqa":
+    if not outcome.present or program is None or execution.mathqa is not None:
         official_value = outcome.value if outcome.present else None
         return Analysis(item_id, text, outcome.status, official_value, None, gold, has_gold,
-                        findings=tuple(_gold_finding(execution, gold)), message=outcome.message)
-    const_marker = "const_" if dialect == "convfinqa" else "const"
+                        findings=tuple(_gold_finding(execution, gold)), message=outcome.message,
+                        stopped_by_clock=outcome.cause is RefusalCause.CLOCK)
+    dialect = get_dialect(item.dialect)  # the item ran, so its dialect is a registered one
     official = outcome.value
     assert official is not None
     raw = outcome.raw if not isinstance(outcome.raw, bool) else None
@@ -235,7 +239,7 @@ def analyze_execution(execution: Execution) -> Analysis:
     findings: list[Finding] = []
     for rounder in FINAL_VALUE_ROUNDERS:
         answers[rounder] = official if raw is None else _apply_rounder(rounder, raw)
-    per_step = evaluate(program, PerStepFloat64(NDIGITS, const_marker), table)
+    per_step = evaluate(program, PerStepFloat64(NDIGITS, dialect.literals), table, ops=dialect.ops)
     answers["per_step"] = per_step.value if per_step.present else None
     for name in ALL_VARIANTS:
         got = answers[name]
@@ -254,8 +258,8 @@ def analyze_execution(execution: Execution) -> Analysis:
         if abs(Fraction(raw)) >= SCALE_ARTEFACT_THRESHOLD:
             findings.append(Finding(FindingKind.SCALE_ARTEFACT, _details(magnitude=repr(abs(raw)))))
         ulps = ulps_to_boundary(raw) if raw != 0 else None
-    decimal = exact_answer(program, table, "decimal", NDIGITS, const_marker)
-    exact_float = exact_answer(program, table, "float", NDIGITS, const_marker)
+    decimal = exact_answer(program, table, "decimal", NDIGITS, dialect.literals, dialect.ops)
+    exact_float = exact_answer(program, table, "float", NDIGITS, dialect.literals, dialect.ops)
     for reading in (decimal, exact_float):
         if not reading.decided:
             findings.append(Finding(FindingKind.UNDECIDED, _details(reading=reading.reading, message=reading.message)))

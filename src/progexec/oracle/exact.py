@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from ..interp.arithmetic import Refusal, RefusalCause, official_str_to_num
+from ..interp.arithmetic import FINQA_LITERALS, LiteralRule, Refusal, RefusalCause, official_str_to_num
+from ..interp.ops import require_methods
 from ..interp.status import Status
 from ..limits import DEFAULT_LIMITS, current
 
@@ -65,18 +66,18 @@ def _exact_decimal(text: str) -> Fraction | None:
     return Fraction(value)
 
 
-def exact_str_to_num(text: str, const_marker: str = "const") -> Fraction | None:
-    """The official ``str_to_num`` read exactly: same branches, exact decimals, ``%`` as an exact /100."""
-    float_value = official_str_to_num(text, const_marker)
+def exact_str_to_num(text: str, rule: LiteralRule = FINQA_LITERALS) -> Fraction | None:
+    """A dialect's official ``str_to_num`` read exactly: same branches, exact decimals, ``%`` as an exact /100."""
+    float_value = official_str_to_num(text, rule)
     if float_value is None:
         return None
-    text = text.replace(",", "")
+    text = rule.strip(text)
     try:
         float(text)
         return _exact_decimal(text)
     except ValueError:
         pass
-    if "%" in text:
+    if rule.percent and "%" in text:
         inner = _exact_decimal(text.replace("%", ""))
         return None if inner is None else inner / 100
     rest = text.replace("const_", "")
@@ -144,11 +145,11 @@ def _too_big(base: Fraction, exponent: int) -> bool:
 class Exact:
     """Exact rational arithmetic in the ``decimal`` or ``float`` reading of literals."""
 
-    def __init__(self, reading: str = "decimal", const_marker: str = "const") -> None:
+    def __init__(self, reading: str = "decimal", literals: LiteralRule = FINQA_LITERALS) -> None:
         if reading not in READINGS:
             raise ValueError(f"reading must be one of {READINGS}, not {reading!r}")
         self.reading = reading
-        self.const_marker = const_marker
+        self.literals = literals
         self.name = f"exact-{reading}"
         self.work = 0
 
@@ -165,7 +166,7 @@ class Exact:
         return value
 
     def literal(self, text: str) -> Fraction:
-        value = official_str_to_num(text, self.const_marker)
+        value = official_str_to_num(text, self.literals)
         if value is None:
             raise Refusal(Status.BAD_LITERAL, f"{text!r} is not a number, percentage or constant")
         if value != value:
@@ -174,7 +175,7 @@ class Exact:
             raise Refusal(Status.OVERFLOW, f"literal {text!r} is infinite")
         if self.reading == "float":
             return Fraction(value)
-        exact = exact_str_to_num(text, self.const_marker)
+        exact = exact_str_to_num(text, self.literals)
         if exact is None:  # float() accepted something Decimal does not: fall back to the float read
             return Fraction(value)
         return exact
@@ -237,3 +238,6 @@ class Exact:
     def finish(self, value: Fraction) -> Fraction:
         """No rounding: the oracle's value is the exact real."""
         return value
+
+
+require_methods(Exact)

@@ -18,7 +18,8 @@ from mpmath import iv
 
 from ..limits import current
 
-from ..interp.arithmetic import Refusal, RefusalCause
+from ..interp.arithmetic import FINQA_LITERALS, LiteralRule, Refusal, RefusalCause
+from ..interp.ops import require_methods
 from ..interp.status import Status
 from .exact import Exact, check_magnitude
 
@@ -64,8 +65,8 @@ def _fraction(raw: Any) -> Fraction:
 class Interval:
     """mpmath interval arithmetic; literals are read exactly first (``decimal`` or ``float`` reading)."""
 
-    def __init__(self, reading: str = "decimal", const_marker: str = "const") -> None:
-        self.exact = Exact(reading, const_marker)
+    def __init__(self, reading: str = "decimal", literals: LiteralRule = FINQA_LITERALS) -> None:
+        self.exact = Exact(reading, literals)
         self.name = f"interval-{reading}"
 
     def literal(self, text: str) -> Any:
@@ -144,3 +145,6 @@ def _pick(row: Sequence[Any], largest: bool) -> Any:
     """max/min of exact literals: the enclosures of distinct rationals are separable at our precision."""
     keyed = sorted(row, key=lambda value: endpoints(value)[0], reverse=largest)
     return keyed[0]
+
+
+require_methods(Interval)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..grammar.nodes import Program
-from ..interp.arithmetic import RefusalCause
+from ..interp.arithmetic import FINQA_LITERALS, LiteralRule, RefusalCause
+from ..interp.ops import FINQA_OPS, OpTable
 from ..interp.evaluate import evaluate
 from ..interp.status import Status
 from ..interp.table import Table
@@ -63,10 +64,10 @@ def _round(value: Fraction, ndigits: int) -> Fraction:
 
 
 def exact_answer(program: Program, table: Table | None = None, reading: str = "decimal",
-                 ndigits: int = 5, const_marker: str = "const") -> ExactAnswer:
+                 ndigits: int = 5, literals: LiteralRule = FINQA_LITERALS, ops: OpTable = FINQA_OPS) -> ExactAnswer:
     """Run the program exactly; use intervals of growing precision where the result is not rational."""
-    arithmetic = Exact(reading, const_marker)
-    outcome = evaluate(program, arithmetic, table)
+    arithmetic = Exact(reading, literals)
+    outcome = evaluate(program, arithmetic, table, ops=ops)
     if outcome.status is Status.OK:
         value = outcome.raw
         if isinstance(value, bool):
@@ -79,9 +80,9 @@ def exact_answer(program: Program, table: Table | None = None, reading: str = "d
     message = outcome.message
     precisions = current().interval_precisions
     for bits in precisions:
-        interval = Interval(reading, const_marker)
+        interval = Interval(reading, literals)
         with precision(bits):
-            approximate = evaluate(program, interval, table)
+            approximate = evaluate(program, interval, table, ops=ops)
         if approximate.status is not Status.OK:
             if approximate.cause is not None:  # undecided, or an exact step inside it needs more
                 message = approximate.message

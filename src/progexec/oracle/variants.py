@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..interp.arithmetic import Float64
+from ..interp.arithmetic import FINQA_LITERALS, Float64, LiteralRule
 
 
 class PerStepFloat64(Float64):
@@ -17,8 +17,8 @@ class PerStepFloat64(Float64):
 
     name = "per_step"
 
-    def __init__(self, ndigits: int = 5, const_marker: str = "const") -> None:
-        super().__init__(const_marker)
+    def __init__(self, ndigits: int = 5, literals: LiteralRule = FINQA_LITERALS) -> None:
+        super().__init__(literals)
         self.ndigits = ndigits
 
     def add(self, a: float, b: float) -> float:

@@ -69,6 +69,7 @@ def summary(report: Report) -> dict[str, Any]:
         "findings": report.finding_counts(),
         "gold": report.gold_summary(),
         "programs_with_findings": len(report.with_findings()),
+        "stopped_by_clock": report.stopped_by_clock(),
     }
 
 

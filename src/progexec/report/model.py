@@ -15,7 +15,7 @@ from ..limits import Limits
 from ..meta import run_meta
 from ..records import FORMAT_VERSION
 from ..oracle.classify import ALL_VARIANTS, Analysis, FindingKind, analyze_execution
-from ..runner import bounded, execute_unbounded, limit_exceeded, prepare
+from ..runner import Stop, bounded, execute_unbounded, limit_exceeded, prepare
 
 
 
@@ -56,6 +56,11 @@ class Report:
     def refused(self) -> list[Analysis]:
         return [analysis for analysis in self.analyses if analysis.status is not Status.OK]
 
+    def stopped_by_clock(self) -> int:
+        """How many items the wall-clock backstop stopped: a run with any says so and fails (its figures
+        are then lower bounds that depend on the machine)."""
+        return sum(1 for analysis in self.analyses if analysis.stopped_by_clock)
+
     def gold_summary(self) -> dict[str, int]:
         with_gold = [a for a in self.analyses if a.has_gold]
         mismatching = sum(1 for a in with_gold if FindingKind.GOLD_MISMATCH in a.kinds)
@@ -66,8 +71,8 @@ def analyze_item(item: Item, limits: Limits | None = None) -> Analysis:
     """Execute one item through the runner and classify it, under the item's bounds; an item stopped
     by a bound (or out of memory) is kept, as a LIMIT_EXCEEDED analysis."""
 
-    def stopped(message: str) -> Analysis:
-        return analyze_execution(limit_exceeded(item, message))
+    def stopped(stop: Stop) -> Analysis:
+        return analyze_execution(limit_exceeded(item, stop.message, stop.clock))
 
     return bounded(item, lambda: analyze_execution(execute_unbounded(item)), stopped, limits)
 

@@ -39,7 +39,10 @@ def _lead(data: ScoreViews) -> str:
             f"accuracy <strong>{_ratio(official.execution_correct, official.n)}</strong>, program accuracy "
             f"<strong>{_ratio(official.program_correct, official.n)}</strong>. The official script would "
             f'<a href="#aborts">abort on {aborts} item{"" if aborts == 1 else "s"}</a>. '
-            f'<a href="#coverage">Coverage</a>: {escape(coverage)}.')
+            f'<a href="#coverage">Coverage</a>: {escape(coverage)}.'
+            + (f" <strong>The per-item clock stopped {len(report.stopped_by_clock_ids)} items (stopped_by_clock): "
+               "every figure here is a lower bound that depends on the machine.</strong>"
+               if report.stopped_by_clock_ids else ""))
 
 
 def _metrics(data: ScoreViews) -> str:

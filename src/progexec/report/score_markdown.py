@@ -41,6 +41,9 @@ def render(data: ScoreViews) -> str:
              f"**{_ratio(official.execution_correct, official.n)}**, program accuracy "
              f"**{_ratio(official.program_correct, official.n)}**. The official script would abort on "
              f"{aborts} item{'' if aborts == 1 else 's'}. Coverage: {coverage}.", "",
+             *([f"**The per-item clock stopped {len(report.stopped_by_clock_ids)} items (stopped_by_clock): every "
+                "figure in this report is a lower bound that depends on the machine.**", ""]
+               if report.stopped_by_clock_ids else []),
              "## Metrics per scorer", "",
              "| scorer | n | execution correct | execution accuracy | program correct | program accuracy |",
              "|---|---|---|---|---|---|"]

@@ -1,11 +1,16 @@
 """Finding what a completion answered: program candidates and final-answer spans.
 
-A program is the content of a fenced block (untagged or tagged ``program``/``finqa``/
-``convfinqa``/``mathqa``/``dsl``) that starts like a call, or the rest of a line after
-``Program:``. A final answer is the content of ``\\boxed{...}``, or the rest of the line after
-``Answer:`` (``Final answer:``), ``####`` or "the answer is"; failing every marker, a last line
-that is nothing but one number or a yes/no. Scanning is linear: regexes without nested
-quantifiers, the boxed braces matched by one counting pass.
+Reasoning inside ``<think>…</think>`` is removed first and never read. When the rest holds
+``<answer>…</answer>`` tags, their contents decide: each is a program (it starts like a call),
+the content of a ``\\boxed{}`` in it, the rest of an ``Answer:`` line in it, or its text (its
+last line holding a value answers; see :mod:`.answers`);
+an empty tag is no answer. Otherwise a program is the content of a fenced block (untagged or
+tagged ``program``/``finqa``/``convfinqa``/``mathqa``/``dsl``) that starts like a call, or the
+rest of a line after ``Program:``; a final answer is the content of ``\\boxed{...}``, or the
+rest of the line after ``Answer:`` (``Final answer:``), ``####`` or "the answer is" (the next
+line when that rest is empty); failing every marker, a last line that is nothing but one number
+or a yes/no. Every marker is read (their number is bounded by the completion's length). Scanning
+is linear: regexes without nested quantifiers, the boxed braces matched by one counting pass.
 """
 
 from __future__ import annotations
@@ -16,15 +21,22 @@ from dataclasses import dataclass
 from .numbers import normalise
 
 MAX_SPANS = 32
-# bound: MAX_SPANS = 32 — at most this many answer spans (or program candidates) are read per completion
+# bound: MAX_SPANS = 32 — at most this many program candidates are read per completion (answer spans: all)
 
 _FENCE = re.compile(r"```([^`\n]*)\n(.*?)```", re.DOTALL)
 _TAG = re.compile(r"[A-Za-z0-9_+-]*")
 _PROGRAM_TAGS = frozenset({"", "program", "finqa", "convfinqa", "mathqa", "dsl", "text", "plaintext"})
 _CALL_START = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*\(")
+_ONE_TOKEN = re.compile(r"[-+]?[0-9][0-9,.]*%?")
+"""A ``Program:`` line that is one number is a one-token program (ConvFinQA's ``206588``)."""
 _PROGRAM_MARKER = re.compile(r"(?im)^[ \t>*_#-]*program[ \t*_]*[:：][ \t*_]*(.*)$")
 _ANSWER_MARKER = re.compile(
     r"(?i)(?:\bfinal[ \t]+answer|\banswer)[ \t*_]*[:：]|####|\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is\b[ \t]*:?")
+_EMPTY_REST = re.compile(r"[ \t*_:]*")
+_HEDGE_LINE = re.compile(r"[ \t>*_-]*(?:or|alternatively|maybe|perhaps|possibly|otherwise|else|either)\b[^\n]*",
+                         re.IGNORECASE)
+_THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
+_ANSWER_TAG = re.compile(r"<(/?)answer>", re.IGNORECASE)
 _BOXED = re.compile(r"\\boxed[ \t]*\{")
 _BRACE = re.compile(r"[{}]")
 MAX_BARE_LINE_CHARS = 80
@@ -37,17 +49,74 @@ _BARE_LINE = re.compile(  # matched on the line with its whitespace runs collaps
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """Every candidate a completion holds: program texts, boxed spans, marker spans, a bare last line."""
+    """Every candidate a completion holds: program texts, boxed spans, marker spans, a bare last line;
+    with ``<answer>`` tags, ``tagged`` holds their answer spans (``()`` when every tag is empty) and
+    ``boxed``/``marked`` the spans outside them, which must agree."""
 
     programs: tuple[str, ...]
     boxed: tuple[str, ...]
     marked: tuple[str, ...]
     bare: str | None
+    tagged: tuple[str, ...] | None = None
 
 
 def find(completion: str) -> Found:
-    """Collect the candidates of one completion (at most :data:`MAX_SPANS` of each kind)."""
-    return Found(_programs(completion), _boxed(completion), _marked(completion), _bare_line(completion))
+    """Collect the candidates of one completion (at most :data:`MAX_SPANS` programs)."""
+    text = without_reasoning(completion)
+    tags, outside = _answer_tags(text)
+    if not tags:
+        return Found(_programs(text), _boxed(text), _marked(text), _bare_line(text))
+    programs = list(_programs(outside))
+    spans: list[str] = []
+    for tag in tags:
+        content = tag.strip()
+        if not content:
+            continue  # an empty tag: no answer
+        if _CALL_START.match(content):
+            programs.append(_one_line(content))
+            continue
+        inner = _programs(content)
+        spans.extend(_boxed(content) or _marked(content) or (() if inner else (content,)))
+        programs.extend(inner)
+    return Found(_distinct(programs), _boxed(outside), _marked(outside), None, tuple(spans))
+
+
+def without_reasoning(text: str) -> str:
+    """The completion without its reasoning: every ``<think>…</think>`` removed, everything before an
+    unopened ``</think>`` (a prompt that opened the tag) and after an unclosed ``<think>``. One pass."""
+    kept: list[str] = []
+    start, opened = 0, -1
+    for tag in _THINK_TAG.finditer(text):
+        if tag.group(1):  # </think>: what stood before it, since the last kept point, was reasoning
+            if opened < 0:
+                kept.clear()
+            opened, start = -1, tag.end()
+            kept.append("\n")
+        elif opened < 0:
+            kept.append(text[start:tag.start()])
+            opened = tag.start()
+    if opened < 0:
+        kept.append(text[start:])
+    return "".join(kept)
+
+
+def _answer_tags(text: str) -> tuple[list[str], str]:
+    """The contents of every closed ``<answer>…</answer>`` (an opening tag pairs with the next closing
+    one) and the text outside them. One pass."""
+    tags: list[str] = []
+    outside: list[str] = []
+    start, opened = 0, -1
+    for tag in _ANSWER_TAG.finditer(text):
+        if not tag.group(1):
+            if opened < 0:
+                outside.append(text[start:tag.start()])
+                opened = tag.end()
+        elif opened >= 0:
+            tags.append(text[opened:tag.start()])
+            opened, start = -1, tag.end()
+            outside.append("\n")
+    outside.append(text[start:])
+    return tags, "".join(outside)
 
 
 def _programs(text: str) -> tuple[str, ...]:
@@ -60,10 +129,14 @@ def _programs(text: str) -> tuple[str, ...]:
             return tuple(found)
     for marker in _PROGRAM_MARKER.finditer(text):
         body = marker.group(1).strip().strip("`*_").strip()
-        if _CALL_START.match(body):
+        if _CALL_START.match(body) or _ONE_TOKEN.fullmatch(body):
             found.append(body)
         if len(found) >= MAX_SPANS:
             break
+    return _distinct(found)
+
+
+def _distinct(found: list[str]) -> tuple[str, ...]:
     distinct: dict[str, str] = {}
     for program in found:  # one program written twice, spaced differently, is one program
         distinct.setdefault("".join(program.split()), program)
@@ -97,14 +170,49 @@ def _boxed(text: str) -> tuple[str, ...]:
 
 
 def _marked(text: str) -> tuple[str, ...]:
+    """Every marker's span: the rest of its line up to the next marker; when that rest is empty
+    (``**Answer:**`` alone), the next non-empty line."""
+    markers = list(_ANSWER_MARKER.finditer(text))
     found: list[str] = []
-    for marker in _ANSWER_MARKER.finditer(text):
-        line_end = text.find("\n", marker.end())
-        span = text[marker.end(): len(text) if line_end < 0 else line_end]
+    for index, marker in enumerate(markers):
+        stop = markers[index + 1].start() if index + 1 < len(markers) else len(text)
+        line_end = text.find("\n", marker.end(), stop)
+        span = text[marker.end(): stop if line_end < 0 else line_end]
+        if _EMPTY_REST.fullmatch(span) and line_end >= 0:
+            span = _next_line(text, line_end, stop)
+        elif line_end >= 0:
+            span += _hedge_lines(text, line_end, stop)
         found.append(span)
-        if len(found) >= MAX_SPANS:
-            break
     return tuple(found)
+
+
+def _hedge_lines(text: str, start: int, stop: int) -> str:
+    """The lines right after an answer line that open with a hedge word (``or 6``), each with its newline."""
+    hedges = []
+    position = start
+    while position < stop:
+        line = _HEDGE_LINE.match(text, position + 1, stop)
+        if line is None:
+            break
+        hedges.append("\n" + line.group(0))
+        position = line.end()
+        if position >= stop or text[position] != "\n":
+            break
+    return "".join(hedges)
+
+
+def _next_line(text: str, start: int, stop: int) -> str:
+    """The first non-blank line after ``start`` and before ``stop`` (the next marker)."""
+    position = start
+    while position < stop:
+        end = text.find("\n", position + 1, stop)
+        line = text[position + 1: stop if end < 0 else end]
+        if line.strip():
+            return line
+        if end < 0:
+            break
+        position = end
+    return ""
 
 
 def _bare_line(text: str) -> str | None:

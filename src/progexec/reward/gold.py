@@ -1,9 +1,11 @@
 """The gold record a completion is judged against, read from a dict or a JSON string.
 
-Shape: ``{"answer", "program", "table", "dialect", "options", "policy", "problem"}``, every key
-optional but at least one of ``answer`` / ``program``; other keys (an id, a question) are ignored.
-A plain text that is not a JSON object is the answer alone. ``problem`` (MathQA only) is the problem
-text whose numbers the ``nK`` inputs of a MathQA program name.
+Shape: ``{"answer", "program", "table", "dialect", "options", "policy", "problem", "unit"}``, every
+key optional but at least one of ``answer`` / ``program``; other keys (an id, a question) are
+ignored. A plain text that is not a JSON object is the answer alone. ``problem`` (MathQA only) is
+the problem text whose numbers the ``nK`` inputs of a MathQA program name. ``unit`` (opt-in) is the
+unit the table states its amounts in (``thousand``, ``million``, ``billion``): an answer written
+with a scale word is then read in that unit (``$94 million`` is 94).
 """
 
 from __future__ import annotations
@@ -14,12 +16,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..dialects import get_dialect
 from ..errors import ProgexecError
 from ..interp.table import TableError, validate_table
 from .model import Policy
 from .numbers import read_gold
+from .programs import RUNNERS
 
-DIALECTS = ("finqa", "convfinqa", "mathqa")
+DIALECTS = tuple(RUNNERS)
+"""The dialects a gold record may name: those with a program runner (:data:`progexec.reward.programs.RUNNERS`)."""
+UNITS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+"""The table units a gold record may state (``unit``), by their factor; a plural is accepted."""
 
 MAX_GOLD_JSON_CHARS = 4_000_000
 # bound: MAX_GOLD_JSON_CHARS = 4_000_000 — a gold record given as JSON text longer than this is bad_gold
@@ -52,6 +59,7 @@ class GoldRecord:
     options: str | None = None
     policy: Policy | None = None
     problem: str | None = None
+    unit: str | None = None
 
     def __post_init__(self) -> None:
         """Check every field, so a record built directly is as sound as one read from JSON."""
@@ -66,11 +74,13 @@ class GoldRecord:
                 raise GoldRecordError(f"{key} must be a string or null, got {type(value).__name__}")
         if self.table is not None:
             _table(self.table)
-        if self.dialect not in DIALECTS:
-            raise GoldRecordError(f"dialect must be one of {', '.join(DIALECTS)}, got {self.dialect!r}")
-        if isinstance(self.answer, str) and read_gold(self.answer, self.dialect == "mathqa" and bool(self.options)) \
+        if self.dialect not in RUNNERS:
+            raise GoldRecordError(f"dialect must be one of {', '.join(RUNNERS)}, got {self.dialect!r}")
+        if isinstance(self.answer, str) and read_gold(self.answer, get_dialect(self.dialect).option_letters and bool(self.options)) \
                 is None:
             raise GoldRecordError(f"the answer {self.answer[:100]!r} is not one number, yes/no or option letter")
+        if self.unit is not None:
+            object.__setattr__(self, "unit", _unit(self.unit))
         if self.policy is not None and not isinstance(self.policy, Policy):
             object.__setattr__(self, "policy", parse_policy(self.policy))  # its name, or GoldRecordError
 
@@ -90,6 +100,7 @@ class GoldRecord:
             options=_optional_str(obj, "options"),
             policy=None if obj.get("policy") is None else parse_policy(obj.get("policy")),
             problem=_optional_str(obj, "problem"),
+            unit=None if obj.get("unit") is None else _unit(obj.get("unit")),
         )
 
 
@@ -100,6 +111,8 @@ def _loads(text: str) -> Any:
         return json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
         raise GoldRecordError(f"the gold record is not JSON ({error})") from None
+    except ValueError as error:  # an integer over the interpreter's digit limit (4,300 digits)
+        raise GoldRecordError(f"the gold record holds an unusable number ({str(error)[:120]})") from None
 
 
 def _answer(value: Any) -> str | float | bool | None:
@@ -109,7 +122,8 @@ def _answer(value: Any) -> str | float | bool | None:
         try:
             number = float(value)
         except OverflowError:
-            raise GoldRecordError(f"answer {value!r} is too large for a float") from None
+            raise GoldRecordError(f"answer is an integer of {int(value).bit_length()} bits, too large for a float") \
+                from None
         if not math.isfinite(number):
             raise GoldRecordError(f"answer must be finite, got {value!r}")
         return value if isinstance(value, float) else number
@@ -132,9 +146,15 @@ def _table(value: Any) -> list[list[str]] | None:
         raise GoldRecordError(str(error)) from None
 
 
+def _unit(value: Any) -> str:
+    if isinstance(value, str) and value.strip().lower().removesuffix("s") in UNITS:
+        return value.strip().lower().removesuffix("s")
+    raise GoldRecordError(f"unit must be one of {', '.join(UNITS)} (or a plural), got {value!r:.60}")
+
+
 def _dialect(value: Any) -> str:
     if value is None:
         return "finqa"
-    if isinstance(value, str) and value.strip().lower() in DIALECTS:
+    if isinstance(value, str) and value.strip().lower() in RUNNERS:
         return value.strip().lower()
-    raise GoldRecordError(f"dialect must be one of {', '.join(DIALECTS)}, got {value!r}")
+    raise GoldRecordError(f"dialect must be one of {', '.join(RUNNERS)}, got {value!r}")

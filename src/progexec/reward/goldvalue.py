@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..dialects import get_dialect
 from ..mathqa.options import Option, parse_options
 from .gold import GoldRecord
 from .numbers import read_gold
@@ -25,7 +26,7 @@ class ResolvedGold:
 def resolve(gold: GoldRecord) -> ResolvedGold:
     """Read the gold's answer; without one, run its program (a gold without a value is bad_gold)."""
     options = parse_options(gold.options) if gold.options else {}
-    letters = gold.dialect == "mathqa" and bool(options)
+    letters = get_dialect(gold.dialect).option_letters and bool(options)
     if gold.answer is not None:
         value = read_gold(gold.answer, letters)
         if value is None:

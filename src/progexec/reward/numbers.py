@@ -1,10 +1,12 @@
 """Reading one final-answer text as a number or a yes/no, by the written rule of docs/reward.md.
 
 The text must hold exactly one number and be short (at most :data:`MAX_PROSE_WORDS` other words,
-and no negation such as ``not``). Its sign (``-``, U+2212, a parenthesised amount), thousands
-separators, a currency mark, ``%`` (divides by 100) and a scale word (thousand, million, billion,
-trillion, or an attached ``k``/``m``/``bn``) are read; the unscaled number is kept so a caller can
-tell a scale mismatch from a wrong answer. Every pattern here is linear in the text's length.
+and no negation such as ``not``). Its sign (``-``, the minus signs and dashes of :mod:`.forms`, a
+parenthesised amount), thousands separators, a currency mark, ``%`` (divides by 100), basis points
+(by 10,000) and a scale word (thousand, million, billion, trillion, ``MM``, or an attached
+``k``/``m``/``bn``) are read; the forms of :mod:`.forms` (powers, fractions, ``× 10^k``, spaced
+thousands) are rewritten to digits first. The unscaled number is kept so a caller can tell a scale
+mismatch from a wrong answer. Every pattern here is linear in the text's length.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import enum
 import math
 import re
 from dataclasses import dataclass
+
+from .forms import REFUSED, latex_fractions, rewrite, unify_signs
 
 MIN_ROUNDING_DIGITS = 3
 """A number written with at least this many significant digits may be the gold rounded to its precision."""
@@ -27,31 +31,41 @@ MAX_COUNTED = 100
 
 _NUMBER = re.compile(
     r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d{1,3}(?!\d))?")
-_PERCENT = re.compile(r"\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b)", re.IGNORECASE)
+_PERCENT = re.compile(r"\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b|pct\b)", re.IGNORECASE)
+_BASIS_POINTS = re.compile(r"\s*(?:basis\s+points?|bps?)\b", re.IGNORECASE)
 _SCALE_WORD = re.compile(r"\s*(thousands?|millions?|billions?|trillions?|bn|mn)\b", re.IGNORECASE)
-_SCALE_SUFFIX = re.compile(r"(k|m|b)\b", re.IGNORECASE)
+_SCALE_CAPS = re.compile(r"\s*(MM|K)\b")
+"""``MM`` (finance's million) and ``K`` also after a space (``$3.5 MM``, ``5 K``); lower case only attached."""
+_SCALE_SUFFIX = re.compile(r"(k|m|b|mm)\b", re.IGNORECASE)
 # Sign and parentheses are looked for in at most _AROUND characters either side of the number, with
 # whitespace collapsed first, so these patterns never scan a long run of spaces.
 _AROUND = 16
 _PREFIX = re.compile(r"(\(?) ?([-+]?) ?(?:US\$|USD|EUR|GBP|[$€£¥])? ?([-+]?) ?$")
 _CLOSE = re.compile(r" ?(?:US\$|USD|EUR|GBP|dollars?|[$€£¥])? ?\)")
 _YES_NO = re.compile(r"^[\W_]*(yes|no)\b", re.IGNORECASE)
-_LETTER = re.compile(r"^(?:option[ \t]+)?\(?([a-e])\)?(?=$|[\s).,:])", re.IGNORECASE)
+_YES_OR_NO = re.compile(r"\b(?:yes|no)\b[ \t]*(?:/|\bor\b|\band\b)[ \t]*(?:yes|no)\b", re.IGNORECASE)
+"""Both values offered: ``yes or no``, ``yes/no`` (``Yes, no change`` is a yes)."""
+_LETTER_ALONE = re.compile(r"[(\[]?([a-e])[)\]]?[.:]?|([a-e]) ?\).*", re.IGNORECASE | re.DOTALL)
+_LETTER_NAMED = re.compile(r"\b(?:option|choice)[ \t]*[:#]?[ \t]*\(?([a-e])\b\)?|\(([a-e])\)", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
-_UNIT_WORDS = frozenset({"thousand", "thousands", "million", "millions", "billion", "billions", "trillion",
-                         "trillions", "bn", "mn", "k", "m", "b", "percent", "per", "cent", "percentage", "point",
-                         "points", "usd", "us", "eur", "gbp", "dollar", "dollars"})
+UNIT_WORDS = frozenset({"thousand", "thousands", "million", "millions", "billion", "billions", "trillion",
+                         "trillions", "bn", "mn", "mm", "k", "m", "b", "percent", "per", "cent", "percentage", "point",
+                         "points", "pct", "basis", "bp", "bps", "usd", "us", "eur", "gbp", "dollar", "dollars"})
 _NEGATIONS = frozenset({"not", "never", "cannot", "can", "isn", "aren", "wasn", "weren", "doesn", "don", "didn",
                         "unknown", "unclear", "unable", "insufficient", "na", "none", "neither", "nor"})
 """Words that make an answer a statement about the number rather than the number (``not 257``, ``N/A``)."""
-_SENTENCE_END = re.compile(r"\.(?=\s+[A-Z(]|\s*$)|;|\n")
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z(\[]|\s*$)|;|\n")
+"""Where the answer's sentence ends: a full stop (``!``, ``?``) before a capital, a bracket or the end;
+a semicolon; a line break."""
 
 SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "mn": 1e6,
-          "k": 1e3, "m": 1e6, "b": 1e9}
+          "mm": 1e6, "k": 1e3, "m": 1e6, "b": 1e9}
+BASIS_POINT = 1e-4
+"""The factor of a basis point (``50 bps`` is 0.005)."""
 
 _REPLACEMENTS = (
-    ("\u2212", "-"), ("\u2013", "-"), ("\u00a0", " "), ("\u202f", " "), ("\u2009", " "),
-    ("**", ""), ("`", ""), ("\\%", "%"), ("\\$", "$"), ("\\,", ""), ("\\!", ""), ("{,}", ","),
+    ("\u00a0", " "), ("\u202f", " "), ("\u2009", " "), ("\u2007", " "), ("\uff05", "%"), ("\\times", "×"),
+    ("\\cdot", "·"), ("**", ""), ("`", ""), ("\\%", "%"), ("\\$", "$"), ("\\,", ""), ("\\!", ""), ("{,}", ","),
     ("\\textbf", ""), ("\\text", ""), ("\\mathrm", ""), ("\\mathbf", ""), ("\\left", ""), ("\\right", ""),
     ("{", ""), ("}", ""),
 )
@@ -89,48 +103,79 @@ class Reading:
 
 
 def normalise(text: str) -> str:
-    """Unify minus signs and spaces, drop Markdown emphasis and simple LaTeX markup."""
+    """Unify minus signs, dashes and spaces, mark powers, drop Markdown emphasis and simple LaTeX markup."""
+    text = latex_fractions(unify_signs(text))
     for old, new in _REPLACEMENTS:
         text = text.replace(old, new)
     return text
 
 
 def answer_span(text: str) -> str:
-    """The part of an answer text that states the answer: after the last ``=``/``≈``, up to the sentence's end."""
+    """The part of an answer text that states the answer (see :func:`split_answer`)."""
+    return split_answer(text)[0]
+
+
+def split_answer(text: str) -> tuple[str, list[str]]:
+    """The answer's first sentence, after its last ``=``/``≈`` (``3.8 / 35.1 = 0.1083``), and the later
+    sentences of the text, in order (read for hedges: ``5. Or 6.``). A sentence ends at
+    :data:`_SENTENCE_END`, so a later clause's ``=`` never replaces the answer."""
     text = normalise(text)
-    for mark in ("=", "\u2248"):
-        if mark in text:
-            text = text.rsplit(mark, 1)[1]
     end = _SENTENCE_END.search(text)
-    if end is not None:
-        text = text[:end.start()]
-    return text.strip().rstrip(".").strip()
+    first, rest = (text, "") if end is None else (text[:end.start()], text[end.end():])
+    for mark in ("=", "\u2248"):
+        if mark in first:
+            first = first.rsplit(mark, 1)[1]
+    later = [sentence.strip() for sentence in _SENTENCE_END.split(rest)]
+    return first.strip().rstrip(".").strip(), [sentence for sentence in later if sentence]
 
 
 def read_answer(text: str, letters: bool = False) -> Reading:
     """Read an answer span (see :func:`answer_span`) as a yes/no, exactly one number, or (when
-    ``letters``, for MathQA) an option letter ``a``-``e`` standing first."""
+    ``letters``, for MathQA) an option letter standing alone (``c``, ``(c)``, ``c )``) or named
+    (``option c``, ``The correct option is (c)``)."""
     if letters:
-        letter = _LETTER.match(text)
+        letter = _letter(text)
         if letter is not None:
-            return Reading(ReadKind.LETTER, text, letter.group(1).lower())
+            return letter
     yes_no = _YES_NO.match(text)
     if yes_no is not None:
+        if _YES_OR_NO.search(text):
+            return Reading(ReadKind.MANY, text, count=2)  # "yes or no"
         return Reading(ReadKind.BOOLEAN, text, yes_no.group(1).lower() == "yes")
+    plain = rewrite(text)
+    if REFUSED in plain:
+        return Reading(ReadKind.NOTHING, text)
     matches = []
-    for match in _NUMBER.finditer(text):
+    for match in _NUMBER.finditer(plain):
         matches.append(match)
         if len(matches) > 1:
             break
     if not matches:
         return Reading(ReadKind.NOTHING, text)
     if len(matches) > 1:
-        return Reading(ReadKind.MANY, text, count=count_numbers(text))
-    words = [word.group(0).lower() for word in _WORD.finditer(text)]
-    others = sum(1 for word in words if word not in _UNIT_WORDS)
-    if others > MAX_PROSE_WORDS or "n/a" in text.lower() or any(word in _NEGATIONS for word in words):
+        return Reading(ReadKind.MANY, text, count=count_numbers(plain))
+    words = [word.group(0).lower() for word in _WORD.finditer(plain)]
+    others = sum(1 for word in words if word not in UNIT_WORDS)
+    if others > MAX_PROSE_WORDS or "n/a" in plain.lower() or any(word in _NEGATIONS for word in words):
         return Reading(ReadKind.PROSE, text, count=others)
-    return _number(text, matches[0])
+    number = _number(plain, matches[0])
+    return number if number.kind is ReadKind.NOTHING else _as_written(number, text)
+
+
+def _as_written(reading: Reading, text: str) -> Reading:
+    return Reading(reading.kind, text, reading.value, reading.raw, reading.factor, reading.count, reading.half_unit)
+
+
+def _letter(text: str) -> Reading | None:
+    alone = _LETTER_ALONE.fullmatch(text)
+    if alone is not None:
+        return Reading(ReadKind.LETTER, text, (alone.group(1) or alone.group(2)).lower())
+    named = {(match.group(1) or match.group(2)).lower() for match in _LETTER_NAMED.finditer(text)}
+    if len(named) == 1:
+        return Reading(ReadKind.LETTER, text, named.pop())
+    if len(named) > 1:
+        return Reading(ReadKind.MANY, text, count=len(named))
+    return None
 
 
 def _collapse(text: str) -> str:
@@ -162,7 +207,8 @@ def _number(text: str, match: re.Match[str]) -> Reading:
             if factor == 1.0:  # "(4.5) million": the scale word after the parenthesis
                 factor, _ = _factor(_collapse(rest[:_AROUND])[close.end():])
     raw = -magnitude if negative else magnitude
-    value = raw / 100.0 if factor == 0.01 else raw * factor  # % divides, as the official str_to_num does
+    # % divides, as the official str_to_num does (and basis points by 10,000), so 12.5% is exactly 0.125
+    value = raw / 100.0 if factor == 0.01 else raw / 10_000.0 if factor == BASIS_POINT else raw * factor
     if not math.isfinite(value):
         return Reading(ReadKind.NOTHING, text)
     return Reading(ReadKind.NUMBER, text, value, raw, factor, 1, _half_unit(digits, factor))
@@ -173,9 +219,13 @@ def _factor(rest: str) -> tuple[float, str]:
     percent = _PERCENT.match(rest)
     if percent is not None:
         return 0.01, rest[percent.end():]
-    scale = _SCALE_WORD.match(rest) or _SCALE_SUFFIX.match(rest)
+    basis = _BASIS_POINTS.match(rest)
+    if basis is not None:
+        return BASIS_POINT, rest[basis.end():]
+    scale = _SCALE_WORD.match(rest) or _SCALE_CAPS.match(rest) or _SCALE_SUFFIX.match(rest)
     if scale is not None:
-        return SCALES[scale.group(1).lower().rstrip("s")], rest[scale.end():]
+        word = scale.group(1).lower()
+        return SCALES[word if word == "mm" else word.rstrip("s")], rest[scale.end():]
     return 1.0, rest
 
 

@@ -9,11 +9,13 @@ compared at :data:`REL_TOL`. ``helm``: HELM's ``float_equiv`` over the whole com
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
+from ..dialects import get_dialect
 from ..mathqa.options import select_option, within_one_percent
 from .answers import choose
 from .extract import Found, find
-from .gold import GoldRecord
+from .gold import UNITS, GoldRecord
 from .goldvalue import GoldValue, ResolvedGold, describe, official_form
 from .helm import first_number, float_equiv, helm_gold_text
 from .model import Policy, RewardResult, RewardStatus, make_result
@@ -74,23 +76,20 @@ def official(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> Rewar
     program = _one_program(found, policy)
     if isinstance(program, RewardResult):
         return program
-    if program is None and gold.dialect == "convfinqa":
+    if program is None and get_dialect(gold.dialect).bare_numbers:
         program = _bare_number_program(found)
         if isinstance(program, RewardResult):
             return program
     if program is None:
         return make_result(_S.NO_PROGRAM, policy, dialect=gold.dialect)
-    run = run_official(program, gold.table, gold.dialect, gold.problem)
+    run = run_official(program, gold.table, gold.dialect, gold.problem, strict=True)
     failure = _program_failure(run, program, policy)
     if failure is not None:
         return failure
     assert run.value is not None and resolved.value is not None
     value, want = run.value, resolved.value
-    if gold.dialect == "mathqa":
-        assert isinstance(value, float)
-        correct = _mathqa_official(value, want, resolved)
-    else:
-        correct = value == official_form(want)
+    equal = OFFICIAL_EQUAL.get(gold.dialect)
+    correct = equal(value, want, resolved) if equal is not None else value == official_form(want)
     status = _S.OK if correct else _S.WRONG
     return make_result(status, policy, extracted=program, value=_value(value), gold=describe(want))
 
@@ -108,7 +107,10 @@ def _bare_number_program(found: Found) -> str | RewardResult | None:
     return choice.reading.text
 
 
-def _mathqa_official(value: float, want: GoldValue, resolved: ResolvedGold) -> bool:
+def _mathqa_official(value: float | str, want: GoldValue, resolved: ResolvedGold) -> bool:
+    """MathQA: the option the value selects (MathQA's 1 % rule) is the gold letter, or within 1 % of a number."""
+    if not isinstance(value, float):
+        return False
     if isinstance(want, str):
         return select_option(value, resolved.options) == want
     if isinstance(want, float):
@@ -116,11 +118,16 @@ def _mathqa_official(value: float, want: GoldValue, resolved: ResolvedGold) -> b
     return False
 
 
+OFFICIAL_EQUAL: dict[str, Callable[[float | str, GoldValue, ResolvedGold], bool]] = {"mathqa": _mathqa_official}
+"""The per-dialect official comparison of a program's value with the gold, where it is not ``==`` to
+the gold's official form (the other half of the hook in :data:`progexec.reward.programs.RUNNERS`)."""
+
+
 def numeric(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> RewardResult:
     """The numeric policy (see docs/reward.md for the rule and its examples)."""
     policy = Policy.NUMERIC
     found = find(completion)
-    letters = gold.dialect == "mathqa" and bool(resolved.options)
+    letters = get_dialect(gold.dialect).option_letters and bool(resolved.options)
     choice = choose(found, letters)
     assert resolved.value is not None
     if choice is None:
@@ -140,7 +147,18 @@ def numeric(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> Reward
     if choice.reading is None:
         assert choice.status is not None
         return make_result(choice.status, policy, extracted=choice.extracted, count=choice.count)
-    return compare(choice.reading, resolved, policy)
+    return compare(in_table_unit(choice.reading, gold.unit), resolved, policy)
+
+
+def in_table_unit(reading: Reading, unit: str | None) -> Reading:
+    """With the gold's opt-in ``unit``, a number written with a scale word read in the table's unit:
+    ``$94 million`` is 94 in a table in millions, ``$0.094 billion`` is 94 too; others as read."""
+    if unit is None or not isinstance(reading.value, float) or reading.factor not in UNITS.values():
+        return reading
+    divisor = UNITS[unit]
+    half = None if reading.half_unit is None else reading.half_unit / divisor
+    return Reading(reading.kind, reading.text, reading.value / divisor, reading.raw, reading.factor / divisor,
+                   reading.count, half)
 
 
 def compare(reading: Reading, resolved: ResolvedGold, policy: Policy) -> RewardResult:

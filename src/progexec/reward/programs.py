@@ -1,19 +1,25 @@
 """Running a predicted (or gold) program with the official semantics of the gold's dialect.
 
-FinQA / ConvFinQA text is parsed by our grammar and handed to the official evaluator's model as
-its canonical token list, so spacing the official tokenizer would trip on (``divide(3.8,35.1)``)
-does not decide the reward; the verdict is the official ``eval_program`` answer. MathQA text
-(linear or nested) runs under MathQA-Python's semantics with ``nK`` bound to the numbers of the
-gold's problem text. Sizes are checked before parsing.
+FinQA / ConvFinQA text is read one of two ways. ``strict`` (the ``official`` policy): the official
+tokenizer reads the text (it splits only on ``", "``), exactly as ``progexec score``'s official
+scorer does, so ``subtract(5829,5735)`` has no value under both. Lenient (the ``numeric``
+policy's fallback, and a gold record's program): progexec's grammar parses the text and hands its
+canonical token list to the official model, so spacing does not decide. Either way the value is
+the official ``eval_program`` answer. MathQA text (linear or nested) runs under MathQA-Python's
+semantics with ``nK`` bound to the numbers of the gold's problem text. Sizes are checked before
+parsing.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..dialects import get_dialect
 from ..grammar.mathqa_parse import parse_mathqa
 from ..grammar.parse import ProgramSyntaxError, parse_program
+from ..grammar.tokens import official_tokenize
 from ..items import Item
 from ..limits import DEFAULT_LIMITS, current
 from ..runner import execute
@@ -56,13 +62,26 @@ def oversize(text: str) -> tuple[str, int, int] | None:
     return None
 
 
-def run_official(text: str, table: Table | None, dialect: str, problem: str | None = None) -> ProgramRun:
-    """Run ``text`` the way the dialect's official evaluator would; never raises."""
+Runner = Callable[[str, Table | None, str, str | None, bool], ProgramRun]
+"""How a program text of one dialect runs: ``(text, table, dialect, problem, strict) -> ProgramRun``;
+never raises."""
+
+
+def run_official(text: str, table: Table | None, dialect: str, problem: str | None = None,
+                 strict: bool = False) -> ProgramRun:
+    """Run ``text`` the way the dialect's official evaluator would (``strict``: its text read by the
+    official tokenizer, see the module docstring); never raises. The dialect's :data:`RUNNERS` entry
+    does the work, after the size bounds."""
     too_large = oversize(text)
     if too_large is not None:
         return ProgramRun(None, "too large", too_large=too_large)
-    if dialect == "mathqa":
-        return _run_mathqa(text, problem)
+    return RUNNERS[dialect](text, table, dialect, problem, strict)
+
+
+def _run_finqa(text: str, table: Table | None, dialect: str, problem: str | None, strict: bool) -> ProgramRun:
+    """FinQA / ConvFinQA: strict by the official tokenizer, else by the grammar (the module docstring)."""
+    if strict:
+        return _run_tokens(text, table, dialect)
     try:
         program = parse_program(text)
     except ProgramSyntaxError as error:
@@ -78,7 +97,24 @@ def run_official(text: str, table: Table | None, dialect: str, problem: str | No
     return ProgramRun(verdict.value)
 
 
-def _run_mathqa(text: str, problem: str | None) -> ProgramRun:
+def _run_tokens(text: str, table: Table | None, dialect: str) -> ProgramRun:
+    """The official reading of program text: ``official_tokenize`` then ``eval_program``."""
+    verdict = execute(Item("completion", get_dialect(dialect).tokenize(text), table, dialect=dialect)).official
+    if verdict.valid and verdict.value is not None:
+        if isinstance(verdict.value, float) and not math.isfinite(verdict.value):
+            return ProgramRun(None, f"the official value is {verdict.value!r}, which equals no gold")
+        return ProgramRun(verdict.value)
+    try:
+        program = parse_program(text)
+    except ProgramSyntaxError as error:
+        return ProgramRun(None, error.message, syntax_error=True)
+    canonical = program.to_text()
+    return ProgramRun(None, f"the official {dialect} evaluator reads this text as no valid program (its "
+                            f"tokenizer splits only on ', '; the grammar reads it as {canonical[:200]!r})")
+
+
+def _run_mathqa(text: str, table: Table | None, dialect: str, problem: str | None, strict: bool) -> ProgramRun:
+    """MathQA: linear or nested text under MathQA-Python's semantics, ``nK`` bound to the problem's numbers."""
     try:
         program = parse_mathqa(text)
     except ProgramSyntaxError as error:
@@ -87,3 +123,10 @@ def _run_mathqa(text: str, problem: str | None) -> ProgramRun:
     if not outcome.present or not isinstance(outcome.value, float):
         return ProgramRun(None, outcome.message or outcome.status.label)
     return ProgramRun(outcome.value)
+
+
+RUNNERS: dict[str, Runner] = {"finqa": _run_finqa, "convfinqa": _run_finqa, "multihiertt": _run_finqa,
+                              "mathqa": _run_mathqa}
+"""The per-dialect hook of the reward core: how each dialect's program text runs. A dialect added
+here is accepted by :class:`progexec.reward.GoldRecord`; its official comparison, when it is not
+``==`` to the gold, goes in :data:`progexec.reward.policies.OFFICIAL_EQUAL`."""

@@ -63,6 +63,11 @@ def openrlhf_rewards(queries: Sequence[object], prompts: Sequence[object] | None
     """The OpenRLHF response for one request (plain lists; OpenRLHF's own reward files return tensors)."""
     results = [score_query(query, _at(prompts, index), _at(labels, index), policy)
                for index, query in enumerate(queries)]
+    return rewards_record(results)
+
+
+def rewards_record(results: Sequence[RewardResult]) -> dict[str, Any]:
+    """OpenRLHF's ``{"rewards", "scores", "extra_logs"}`` for judged samples, in order."""
     scores = [result.score for result in results]
     count = max(len(results), 1)
     return {

@@ -38,6 +38,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..grammar.tokens import ALL_OPS, official_step_parts as _parts, official_steps as _split_steps
+from ..dialects import get_dialect
 from ..interp.ops import FINQA_SYMBOLS
 from ..limits import DEFAULT_LIMITS, ItemTimeLimitExceeded, check_deadline, current, run_with_time_limit
 from .shortcuts import EXP, GREATER, Expr, canonical_key, degenerate, differ_at_points, differ_by_intervals, has_op, \
@@ -270,12 +271,12 @@ def _equal_program(gold: Sequence[str], pred: Sequence[str], dialect: str = "fin
                    fast: bool = True) -> ProgramMatch:
     """The official ``equal_program(gold, pred)`` for token lists (``EOF`` last), never raising.
 
-    ``dialect="convfinqa"`` adds ConvFinQA's rule for a one-token gold program:
+    A dialect with bare-number programs (ConvFinQA) adds its rule for a one-token gold program:
     equal when the prediction has exactly two tokens and its first is the same string.
     ``fast=False`` skips the shortcuts and asks sympy for every pair that reaches the
     symbolic comparison, as the official script does (the reference the tests compare with).
     """
-    if dialect == "convfinqa" and len(gold) - 1 == 1:
+    if get_dialect(dialect).bare_numbers and len(gold) - 1 == 1:
         if len(pred) == 2 and pred[0] == gold[0]:
             return ProgramMatch(True, Why.EQUAL, Decider.RULE)
         return ProgramMatch(False, Why.BARE_NUMBER_DIFFERS, Decider.RULE)

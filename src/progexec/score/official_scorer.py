@@ -16,9 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..dialects import get_dialect
 from ..interp.official import INVALID, OfficialVerdict
 from ..items import Item
-from ..runner import execute
+from ..runner import execute, stopped_by_clock
 from .equivalence import Decider, ProgramMatch, Why, equal_program
 from .results import GoldItem, Prediction, ExecutionWhy, Verdict
 
@@ -34,6 +35,7 @@ class ItemContext:
     _verdict: OfficialVerdict | None = None
     _match: ProgramMatch | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    clock: bool = False  # the wall clock stopped the prediction's execution
 
     @property
     def dialect(self) -> str:
@@ -47,7 +49,9 @@ class ItemContext:
                 self._verdict = INVALID
             else:
                 item = Item(self.pred.id, list(self.pred.tokens), self.gold.table, dialect=self.dialect)
-                self._verdict = execute(item).official
+                execution = execute(item)
+                self.clock = stopped_by_clock(execution)
+                self._verdict = execution.official
         return self._verdict
 
     @property
@@ -87,7 +91,7 @@ def official_exe_correct(ctx: ItemContext) -> bool:
 
 def official_prog_correct(ctx: ItemContext) -> bool:
     """Official program accuracy for one item (ConvFinQA: only counted for a valid execution)."""
-    if ctx.dialect == "convfinqa" and not ctx.verdict.valid:
+    if get_dialect(ctx.dialect).program_needs_valid_execution and not ctx.verdict.valid:
         return False
     return ctx.match.equal
 
@@ -99,7 +103,7 @@ def would_abort(ctx: ItemContext) -> bool:
     """
     if not ctx.match.equal:
         return False
-    if ctx.dialect == "convfinqa" and not ctx.verdict.valid:
+    if get_dialect(ctx.dialect).program_needs_valid_execution and not ctx.verdict.valid:
         return False
     return not (ctx.verdict.valid and ctx.verdict.value == ctx.gold_value)
 

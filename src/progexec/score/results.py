@@ -84,6 +84,7 @@ class ScoredItem:
     gold_value: Any = None
     would_abort: bool = False
     decided_by: str = ""
+    stopped_by_clock: bool = False  # the per-item clock, not a counted bound, decided a verdict here
 
 
 @dataclass(slots=True)
@@ -124,6 +125,7 @@ class ScoreReport:
     unreadable: list[str] = field(default_factory=list)
     would_abort_ids: list[str] = field(default_factory=list)
     gold_error_ids: list[str] = field(default_factory=list)
+    stopped_by_clock_ids: list[str] = field(default_factory=list)
 
     @property
     def n(self) -> int:

@@ -23,6 +23,7 @@ from ..parallel import ParallelOptions, PerItem, parallel_map
 from ..runner import prepare
 from .loading import LOOKS_LIKE_GOLD, ScoreInputError
 from .official_scorer import ItemContext
+from .equivalence import Why
 
 Scorer = Callable[[ItemContext], Verdict]
 
@@ -161,6 +162,7 @@ def score_pair(pair: tuple[GoldItem, Prediction], names: tuple[str, ...], limits
             result.decided_by = ctx.match.decided_by.value
             result.would_abort = official.would_abort(ctx)
             gold_error = ctx.match.gold_error
+        result.stopped_by_clock = ctx.clock or any(verdict.program_why is Why.TIME_LIMIT for verdict in verdicts.values())
     return result, gold_error
 
 
@@ -171,6 +173,8 @@ def _account(report: ScoreReport, result: ScoredItem, gold_error: bool) -> None:
         report.gold_error_ids.append(result.id)
     if result.would_abort:
         report.would_abort_ids.append(result.id)
+    if result.stopped_by_clock:
+        report.stopped_by_clock_ids.append(result.id)
     verdicts = result.verdicts
     for name, verdict in verdicts.items():
         figures = report.scorers[name]
