@@ -102,10 +102,9 @@ def run(n: int, options: ParallelOptions) -> dict[str, Any]:
     function = PerItem(partial(_score_chunk, None))
     with PeakMemory() as memory:
         started = time.perf_counter()
-        for texts in parallel_map(function, stream(n), options):
-            for text in texts:
-                digest.update(text.encode("utf-8") + b"\n")
-                count += 1
+        for text, counts in parallel_map(function, stream(n), options):
+            digest.update(text.encode("utf-8"))
+            count += sum(counts.values())
         seconds = time.perf_counter() - started
     return {"engine": options.engine.value, "jobs": options.jobs, "lines": count, "seconds": seconds,
             "rate": count / seconds, "peak_mb": memory.peak / 2**20, "sha": digest.hexdigest()[:16]}

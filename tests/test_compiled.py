@@ -23,7 +23,7 @@ from progexec.grammar.nodes import Num, Program, Ref, Row, Step
 from progexec.interp import compiled, run
 from progexec.interp.compiled import CACHE, MAX_FAST_CELLS, fast_outcome
 from progexec.items import Item
-from progexec.limits import DEFAULT_LIMITS, Limits
+from progexec.limits import DEFAULT_LIMITS, Limits, using
 
 from .strategies import programs, tables
 
@@ -112,9 +112,10 @@ def test_generated_programs_are_identical(program: Program, table: list[list[str
 
 
 @settings(max_examples=200, deadline=None)
-@given(programs(), tables(), st.integers(1, 6), st.integers(1, 3))
-def test_identical_under_tight_limits(program: Program, table: list[list[str]], literal: int, steps: int) -> None:
-    limits = DEFAULT_LIMITS.with_(max_literal_chars=literal, max_steps=steps)
+@given(programs(), tables(), st.integers(1, 6), st.integers(1, 3), st.integers(0, 3))
+def test_identical_under_tight_limits(program: Program, table: list[list[str]], literal: int, steps: int,
+                                      cache: int) -> None:
+    limits = DEFAULT_LIMITS.with_(max_literal_chars=literal, max_steps=steps, max_compiled_programs=cache)
     fast, general = both(Item("p", program.to_text(), table, None, False, "convfinqa"), limits)
     assert fast == general
 
@@ -128,16 +129,16 @@ def test_edge_programs_are_identical(text: str, dialect: str) -> None:
     assert fast == general
 
 
-def test_the_cache_is_bounded_and_keeps_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cache_is_bounded_and_keeps_answers() -> None:
     CACHE.clear()
-    monkeypatch.setattr(compiled, "MAX_COMPILED_PROGRAMS", 3)
-    for number in range(10):
-        assert run.execute_text(f"add({number}, 1)").official.value == number + 1.0
-        assert len(CACHE.entries) <= 3
-    monkeypatch.setattr(compiled, "MAX_COMPILED_PROGRAMS", 0)
+    with using(DEFAULT_LIMITS.with_(max_compiled_programs=3)):
+        for number in range(10):
+            assert run.execute_text(f"add({number}, 1)").official.value == number + 1.0
+            assert len(CACHE.entries) <= 3
     CACHE.clear()
-    assert run.execute_text("add(1, 2)").official.value == 3.0
-    assert not CACHE.entries
+    with using(DEFAULT_LIMITS.with_(max_compiled_programs=0)):
+        assert run.execute_text("add(1, 2)").official.value == 3.0
+        assert not CACHE.entries
 
 
 def test_work_over_the_cell_bound_goes_to_the_general_path() -> None:

@@ -80,6 +80,9 @@ class Limits:
         12, "most spans of one answer aligned exactly by a span F1 (MultiHiertt, DROP-style); more is refused")
     max_request_bytes: int = _bound(16 * 1024 * 1024, "largest request body progexec serve reads; larger is 413")
     max_request_items: int = _bound(4096, "most samples in one progexec serve request; more is 413")
+    max_compiled_programs: int = _bound(
+        65_536, "programs kept compiled (by text or token list) per process for the interpreter's fast path; the "
+                "oldest is dropped first; 0 = compile every time. Never changes an answer")
 
     def __post_init__(self) -> None:
         for item in fields(self):

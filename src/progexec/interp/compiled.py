@@ -36,10 +36,6 @@ from .ops import FINQA_OPS
 from .status import Status
 from .table import Table, clean_cell
 
-MAX_COMPILED_PROGRAMS = 65_536
-# bound: MAX_COMPILED_PROGRAMS = 65_536 — programs kept compiled per process (the oldest dropped first); a
-# memory bound that never changes an answer (so not a Limits field: those are written in every JSON meta)
-
 MAX_FAST_CELLS = 100_000
 """Most table cells one fast run reads (rows are read once, then each table step scans its row); a
 program over it runs on the general path, under the item's clock."""
@@ -266,13 +262,14 @@ def run_compiled(compiled: Compiled, table: Table | None, limits: Limits, dialec
 
 
 class ProgramCache:
-    """Compiled programs by (dialect, text or token tuple), at most :data:`MAX_COMPILED_PROGRAMS` of them
-    (the oldest is dropped first). A key that cannot be compiled is kept as None, so it is tried once."""
+    """Compiled programs by (dialect, text or token tuple), at most ``max_compiled_programs`` of them (a bound
+    of :class:`~progexec.limits.Limits`; the oldest is dropped first). A key that cannot be compiled is kept as
+    None, so it is tried once."""
 
     def __init__(self) -> None:
         self.entries: dict[tuple[Dialect, object], Compiled | None] = {}
 
-    def get(self, dialect: Dialect, key: object, build: Callable[[], Program]) -> Compiled | None:
+    def get(self, dialect: Dialect, key: object, build: Callable[[], Program], limits: Limits) -> Compiled | None:
         cache_key = (dialect, key)
         try:
             return self.entries[cache_key]
@@ -282,7 +279,7 @@ class ProgramCache:
             compiled = compile_program(build(), dialect)
         except ProgramSyntaxError:
             compiled = None
-        bound = MAX_COMPILED_PROGRAMS
+        bound = limits.max_compiled_programs
         if bound:
             entries = self.entries
             while len(entries) >= bound:
@@ -319,12 +316,12 @@ def fast_outcome(program: str | Sequence[str], table: Table | None, dialect: str
         if len(program) > chosen.max_program_chars:
             return None
         text = program
-        compiled = CACHE.get(spec, program, lambda: parse_program(text))
+        compiled = CACHE.get(spec, program, lambda: parse_program(text), chosen)
     else:
         key = tuple(program)
         if not all(type(token) is str for token in key):
             return None
-        compiled = CACHE.get(spec, key, lambda: parse_token_list(key))
+        compiled = CACHE.get(spec, key, lambda: parse_token_list(key), chosen)
     if compiled is None:
         return None
     outcome = run_compiled(compiled, table, chosen, spec)
@@ -344,5 +341,4 @@ def fast_verdict(compiled: Compiled, outcome: Outcome[float]) -> OfficialVerdict
     return OfficialVerdict(True, ("yes" if value else "no") if type(value) is bool else value)
 
 
-__all__ = ["Compiled", "compile_program", "run_compiled", "fast_outcome", "fast_verdict", "CACHE", "MAX_FAST_CELLS",
-           "MAX_COMPILED_PROGRAMS"]
+__all__ = ["Compiled", "compile_program", "run_compiled", "fast_outcome", "fast_verdict", "CACHE", "MAX_FAST_CELLS"]
