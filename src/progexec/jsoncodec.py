@@ -34,15 +34,26 @@ def _fast_decoder() -> Decoder | None:
     return decode
 
 
-FAST: Decoder | None = _fast_decoder()
-"""msgspec's decoder when the ``fast`` extra is installed (and not switched off), else None."""
+_UNSET: Any = object()
+FAST: Decoder | None = _UNSET
+"""msgspec's decoder when the ``fast`` extra is installed (and not switched off), else None; looked up on the
+first decode, not at import (importing msgspec costs more CPU than the rest of ``progexec exec``'s start-up)."""
+
+
+def fast_decoder() -> Decoder | None:
+    """:data:`FAST`, looked up once."""
+    global FAST
+    if FAST is _UNSET:
+        FAST = _fast_decoder()
+    return FAST
 
 
 def loads(text: str) -> Any:
     """``json.loads(text)``: the same value, or the same exception."""
-    if FAST is not None:
+    fast = fast_decoder()
+    if fast is not None:
         try:
-            return FAST(text)
+            return fast(text)
         except Exception:  # anything msgspec refuses: the standard library decides, with its own error
             pass
     return json.loads(text)
@@ -56,12 +67,10 @@ def raw_decoder() -> Callable[[str, int], tuple[Any, int]]:
     slice is one complete JSON value, so it ends where the standard library's scan would end it.
     """
     standard = json.JSONDecoder().raw_decode
-    fast = FAST
-    if fast is None:
-        return standard
 
     def raw_decode(text: str, position: int) -> tuple[Any, int]:
-        if text.startswith('{"', position):
+        fast = fast_decoder()
+        if fast is not None and text.startswith('{"', position):
             key_end = text.find('"', position + 2, position + 256)
             if key_end > 0:
                 head = text[position:key_end + 1]
@@ -83,4 +92,4 @@ def raw_decoder() -> Callable[[str, int], tuple[Any, int]]:
     return raw_decode
 
 
-__all__ = ["FAST", "loads", "raw_decoder"]
+__all__ = ["FAST", "fast_decoder", "loads", "raw_decoder"]

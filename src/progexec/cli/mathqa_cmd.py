@@ -11,7 +11,6 @@ from typing import Any
 from ..mathqa.corpus import MATHQA_SPLITS, mathqa_records
 from ..mathqa.execute import MathQAInputError, Semantics, SemanticsError, check_semantics, read_mathqa
 from ..mathqa.ops import MATHQA_OPS
-from ..mathqa.python_gen import translate_all
 from .common import EXIT_OK, UsageError, open_output
 
 NAME = "mathqa-python"
@@ -55,6 +54,8 @@ def _records(args: argparse.Namespace) -> list[Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..mathqa.python_gen import translate_all  # here, not at the top: exec imports this module's helpers
+
     semantics = semantics_from(args)
     records = _records(args)
     out = open_output(args.out)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from itertools import chain
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,40 +30,48 @@ MAX_CACHED_GOLD_CELLS = 10_000
 # bound: MAX_CACHED_GOLD_CELLS = 10_000 — a gold with a larger table is parsed every time, never kept
 
 _GOLDS: dict[object, GoldRecord] = {}
-_GOLD_FIELDS = ("program", "dialect", "options", "policy", "problem")
 _LINE = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 """What ``json.dumps(record, ensure_ascii=False, allow_nan=False)`` builds on every call, built once."""
 
 
-def _gold_key(gold: Mapping[str, Any] | str) -> object:
-    """What a gold record is read from, as a hashable key, or None (not cached).
+def _frozen(value: Any) -> Any:
+    """A JSON value as a hashable key that equals another's only when the values are the same JSON value:
+    type-tagged where Python's ``==`` would merge them (``1``, ``1.0``, ``True``; ``0.0`` and ``-0.0``)."""
+    kind = type(value)
+    if kind is str or value is None:
+        return value
+    if kind is bool or kind is int:
+        return kind, value
+    if kind is float:
+        return kind, repr(value)
+    if kind is list:
+        if all(type(row) is list for row in value) and set(map(type, chain.from_iterable(value))) <= _STR:
+            return "rows", tuple(map(tuple, value))
+        if set(map(type, value)) <= _STR:
+            return "strs", tuple(value)
+    raise TypeError(kind.__name__)
 
-    ``GoldRecord.from_mapping`` reads seven fields. The key holds them so that equal keys mean equal
-    records: the table as a tuple of row tuples (a cached record's cells are all strings, and a string
-    equals only a string), the answer with its type and, for a float, its repr (``1``, ``1.0`` and
-    ``True`` differ, and so do ``0.0`` and ``-0.0``); the other fields are strings or None in any
-    record that parses, and a string equals only a string.
-    """
+
+_STR = frozenset({str})
+
+
+def _gold_key(gold: Mapping[str, Any] | str) -> object:
+    """Every field of a gold record (a table as a tuple of row tuples) as one hashable key, or None when a
+    field is not a string, number, boolean, null or list of strings or of string lists (then not cached)."""
     if isinstance(gold, str):
         return gold
     if type(gold) is not dict:
         return None
-    answer = gold.get("answer")
-    table = gold.get("table")
     try:
-        rows = None if table is None else tuple(map(tuple, table))
-        key = (type(answer), repr(answer) if type(answer) is float else answer, rows,
-               *(gold.get(field) for field in _GOLD_FIELDS))
-        hash(key)
-    except TypeError:  # a row that is not a list, a cell or field that is not hashable: never cached
+        return tuple([(name, _frozen(value)) for name, value in gold.items()])
+    except TypeError:
         return None
-    return key
 
 
 def cached_gold(gold: Mapping[str, Any] | str) -> GoldRecord | Mapping[str, Any] | str:
-    """The parsed GoldRecord of ``gold``, from a cache keyed by the fields it is read from (the RL case:
-    every prompt's gold is judged many times); ``gold`` itself when it is not cached or cannot be parsed,
-    so that an error is reported where it always was."""
+    """The parsed GoldRecord of ``gold``, from a cache keyed by all its fields (the RL case: every prompt's
+    gold is judged many times); ``gold`` itself when it is not cached or cannot be parsed, so that an error
+    is reported where it always was."""
     key = _gold_key(gold)
     if key is None:
         return gold
