@@ -14,8 +14,10 @@ result, a bound of :class:`~progexec.limits.Limits` exceeded, more cells to read
 one interpreter: where the fast path answers, its Outcome equals the general path's, field by
 field (property tests over the grammar and every embedded corpus item check it).
 
-The work of a fast run is counted before it starts (steps, and cells read by table steps), so it
-needs no clock: a program over :data:`MAX_FAST_CELLS` cells goes to the general path, which has one.
+The work of a fast run is counted before it starts (steps, and cells read by table steps; a program
+over :data:`MAX_FAST_CELLS` cells goes to the general path), and the clock is honoured once per
+program instead of once per step (see :func:`fast_outcome`). Programs are cached by text or token
+list and dialect, at most ``Limits.max_compiled_programs`` of them.
 """
 
 from __future__ import annotations
