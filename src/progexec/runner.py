@@ -38,6 +38,8 @@ def prepare(*, symbolic: bool = False) -> None:
 
     ``symbolic=True`` also imports sympy (program equivalence). Thread-safe and idempotent.
     """
+    if not symbolic and "core" in _PREPARED:  # the hot case: every item calls this
+        return
     wanted = {"core"} | ({"symbolic"} if symbolic else set())
     if wanted <= _PREPARED:
         return

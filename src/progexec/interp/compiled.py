@@ -107,7 +107,8 @@ class Compiled:
     ``outcome`` the Outcome of a program that reads no table, computed once.
     """
 
-    __slots__ = ("program", "consts", "rows", "row_reads", "ops", "bare", "longest", "official_ok", "outcome")
+    __slots__ = ("program", "consts", "rows", "row_reads", "ops", "bare", "longest", "official_ok", "outcome",
+                 "verdict")
 
     def __init__(self, program: Program, consts: list[Any], rows: tuple[str, ...], row_reads: tuple[int, ...],
                  ops: tuple[tuple[Callable[[Any, Any], Any], int, int], ...], bare: float | None, longest: int,
@@ -121,6 +122,7 @@ class Compiled:
         self.longest = longest
         self.official_ok = official_ok
         self.outcome: Outcome[float] | None = None
+        self.verdict: OfficialVerdict | None = None
 
 
 def compile_program(program: Program, dialect: Dialect) -> Compiled | None:
@@ -339,8 +341,13 @@ def fast_verdict(compiled: Compiled, outcome: Outcome[float]) -> OfficialVerdict
     """The official verdict when it is the contract's answer (else None: model the official loop)."""
     if not compiled.official_ok:
         return None
+    if outcome is compiled.outcome and compiled.verdict is not None:
+        return compiled.verdict  # a program that reads no table: its verdict, like its Outcome, is kept
     value = outcome.value
-    return OfficialVerdict(True, ("yes" if value else "no") if type(value) is bool else value)
+    verdict = OfficialVerdict(True, ("yes" if value else "no") if type(value) is bool else value)
+    if outcome is compiled.outcome:
+        compiled.verdict = verdict
+    return verdict
 
 
 __all__ = ["Compiled", "compile_program", "run_compiled", "fast_outcome", "fast_verdict", "CACHE", "MAX_FAST_CELLS"]
