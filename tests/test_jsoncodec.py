@@ -18,7 +18,10 @@ from hypothesis import strategies as st
 pytest.importorskip("msgspec")
 
 from progexec import jsoncodec  # noqa: E402
+from progexec.corpus import corpus_items  # noqa: E402
 from progexec.readers import read  # noqa: E402
+
+from .test_batch_integrity import hostile_lines  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 
@@ -70,9 +73,18 @@ def test_list_elements_are_cut_where_the_standard_library_cuts_them(elements: li
             position += 1
 
 
-def test_readers_give_the_same_items_with_and_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    sources = [str(DATA / "hostile_snippets.jsonl"), str(DATA / "report_small.jsonl"),
-               str(DATA / "score_small" / "gold.json"), "finqa:dev"]
+def test_readers_give_the_same_items_with_and_without_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    lines = hostile_lines(200, seed=11)  # hostile lines mixed with real programs, as tests/test_determinism.py does
+    for item in list(corpus_items("finqa:dev"))[:200]:
+        lines.append(json.dumps({"id": item.id, "program": item.program, "table": item.table,
+                                 "exe_ans": item.gold}).encode("utf-8"))
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_bytes(b"\n".join(lines) + b"\n")
+    listed = tmp_path / "finqa.json"  # a FinQA-style list, decoded element by element
+    listed.write_text(json.dumps([{"id": item.id, "table": item.table, "qa": {"program": item.program,
+                                                                              "exe_ans": item.gold}}
+                                  for item in list(corpus_items("finqa:test"))[:300]]), encoding="utf-8")
+    sources = [str(mixed), str(listed), str(DATA / "report_small.jsonl"), str(DATA / "score_small" / "gold.json")]
     fast = [repr(list(read(source))) for source in sources]
     monkeypatch.setattr(jsoncodec, "FAST", None)
     assert fast == [repr(list(read(source))) for source in sources]

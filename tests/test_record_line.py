@@ -6,6 +6,7 @@ of tests/data, and on generated programs with refusals, non-finite values and od
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -19,6 +20,7 @@ from progexec.records import dumps, execution_record
 from progexec.runner import execute
 
 from .strategies import programs, tables
+from .test_batch_integrity import hostile_lines
 
 DATA = Path(__file__).parent / "data"
 
@@ -34,9 +36,15 @@ def test_every_corpus_item() -> None:
             _same(item)
 
 
-def test_hostile_and_bad_inputs() -> None:
-    items = list(read(str(DATA / "hostile_snippets.jsonl"))) + list(read(str(DATA / "report_small.jsonl")))
-    assert len(items) > 10
+def test_hostile_and_bad_inputs(tmp_path: Path) -> None:
+    lines = hostile_lines(200, seed=5)  # mixed with real programs, as tests/test_determinism.py does
+    for item in list(corpus_items("finqa:dev"))[:200]:
+        lines.append(json.dumps({"id": item.id, "program": item.program, "table": item.table,
+                                 "exe_ans": item.gold}).encode("utf-8"))
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    items = list(read(str(path))) + list(read(str(DATA / "report_small.jsonl")))
+    assert len(items) > 400
     for item in items:
         _same(item)
 

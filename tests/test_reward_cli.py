@@ -24,7 +24,7 @@ LINES = [
     json.dumps({"id": "gold-policy", "completion": "Answer: 0.1083", "gold": dict(GOLD, policy="helm")}),
     '{"id": NaN, "completion": "x", "gold": {}}',
 ]
-EXPECTED_STATUS = ["ok", "bad_input", "bad_input", "ok", "bad_input", "bad_input", "bad_input", "ok", "bad_policy",
+EXPECTED_STATUS = ["ok", "bad_input", "ok", "bad_input", "bad_input", "bad_input", "ok", "bad_policy",
                    "wrong", "bad_input"]
 
 
@@ -38,17 +38,17 @@ def _run(tmp_path: Path, lines: list[str], *args: str, raw: bytes = b"") -> list
 def test_every_line_in_order_with_its_number(tmp_path: Path) -> None:
     records = _run(tmp_path, LINES)
     assert [record["status"] for record in records] == EXPECTED_STATUS
-    assert [record["line"] for record in records] == list(range(1, len(LINES) + 1))
+    assert [record["line"] for record in records] == [1, 2, *range(4, len(LINES) + 1)]  # a blank line is no record
     assert all(tuple(record) == OUTPUT_KEYS for record in records)
-    assert records[0]["id"] == "ok" and records[3]["id"] == 7
+    assert records[0]["id"] == "ok" and records[2]["id"] == 7
     assert "line 2" in str(records[1]["reason"])
-    assert records[9]["policy"] == "helm"  # the gold's policy when the line names none
+    assert records[8]["policy"] == "helm"  # the gold's policy when the line names none
 
 
 def test_the_default_policy_does_not_override_a_line_or_gold_policy(tmp_path: Path) -> None:
     records = _run(tmp_path, LINES, "--policy", "official")
     assert records[0]["policy"] == "official" and records[0]["status"] == "no_program"
-    assert records[3]["policy"] == "official" and records[9]["policy"] == "helm"
+    assert records[2]["policy"] == "official" and records[8]["policy"] == "helm"
 
 
 def test_a_line_that_is_not_utf8_is_bad_input(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from progexec.jsonrecords import decode
 from progexec.reward import batch
 from progexec.reward.core import score_completion
 
@@ -36,7 +37,7 @@ def test_cached_golds_give_the_uncached_results() -> None:
                 lines.append(json.dumps({"id": len(lines), "completion": completion, "gold": gold}))
                 record = score_completion(completion, gold).record()  # type: ignore[arg-type]
                 expected.append({"id": len(lines) - 1, "line": len(lines), **record})
-    text, counts = batch.score_chunk(lines)
+    text, counts = batch.score_chunk([decode(line, number, f"line {number}") for number, line in enumerate(lines, 1)])
     got = [json.loads(line) for line in text.splitlines()]
     assert [json.dumps(a) for a in got] == [json.dumps(b) for b in expected]
     assert sum(counts.values()) == len(lines)

@@ -1,10 +1,15 @@
 """``progexec serve`` on loopback: OpenRLHF's payload and the batch endpoint give the gold set's
-expected rewards; size limits, bad bodies, the busy gate, and a long request not blocking a short one."""
+expected rewards; size limits, bad bodies, the busy answer, a long request not blocking a short one,
+``--workers``, the documented curl example, and the refusal to start without the serve extra."""
 
 from __future__ import annotations
 
-import http.client
 import json
+import re
+import shlex
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -13,9 +18,13 @@ from typing import Any
 
 import pytest
 
-from progexec.reward import server as server_module
-from progexec.reward.remote import response_text
-from progexec.reward.server import RewardServer, make_server
+pytest.importorskip("uvicorn", reason="progexec serve needs the serve extra")
+
+from progexec.limits import DEFAULT_LIMITS  # noqa: E402
+from progexec.reward.remote import response_text  # noqa: E402
+from progexec.reward.server import INLINE_BODY_BYTES, RewardApp  # noqa: E402
+
+from .serve_harness import ROOT, Served, asgi_call, children, environment, post, request, start  # noqa: E402
 
 HAND = [json.loads(line) for line in (Path(__file__).parent / "data" / "rewards" / "handwritten.jsonl").open()]
 
@@ -24,47 +33,27 @@ def _completion(line: dict[str, Any]) -> str:
     return str(line["completion"]) * int(line.get("repeat", 1))
 
 
-@pytest.fixture()
-def served() -> Iterator[RewardServer]:
-    server = make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
+@pytest.fixture(scope="module")
+def served() -> Iterator[Served]:
+    server = start()
     try:
         yield server
     finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+        assert server.stop() == 0
 
 
-def _request(server: RewardServer, method: str, path: str, body: bytes | None = None,
-             headers: dict[str, str] | None = None) -> tuple[int, Any]:
-    host, port = server.server_address[:2]
-    connection = http.client.HTTPConnection(str(host), int(port), timeout=60)
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        connection.close()
+def test_health(served: Served) -> None:
+    status, body = request(served.port, "GET", "/health")
+    assert status == 200 and body == {"status": "ok", "max_request_bytes": 16 * 1024 * 1024, "max_items": 4096}
 
 
-def _post(server: RewardServer, path: str, payload: object) -> tuple[int, Any]:
-    return _request(server, "POST", path, json.dumps(payload).encode(), {"Content-Type": "application/json"})
-
-
-def test_health(served: RewardServer) -> None:
-    status, body = _request(served, "GET", "/health")
-    assert status == 200 and body["status"] == "ok"
-
-
-def test_openrlhf_payload_gets_the_expected_rewards(served: RewardServer) -> None:
+def test_openrlhf_payload_gets_the_expected_rewards(served: Served) -> None:
     prompt = "<|im_start|>user\nWhat is the ratio?<|im_end|>\n<|im_start|>assistant\n"
     payload = {"query": [prompt + _completion(line) + "<|im_end|>" for line in HAND],
                "prompts": [prompt] * len(HAND),
                "labels": [json.dumps(line["gold"]) for line in HAND],
                "policy": "numeric"}
-    status, body = _post(served, "/get_reward", payload)
+    status, body = post(served.port, "/get_reward", payload)
     assert status == 200
     assert set(body) == {"rewards", "scores", "extra_logs"}
     expected = [line["expected"]["numeric"]["score"] for line in HAND]
@@ -73,105 +62,123 @@ def test_openrlhf_payload_gets_the_expected_rewards(served: RewardServer) -> Non
     assert 0.0 < body["extra_logs"]["progexec_format_ok"] <= 1.0
 
 
-def test_openrlhf_payload_under_official(served: RewardServer) -> None:
+def test_openrlhf_payload_under_official(served: Served) -> None:
     payload = {"query": [_completion(line) for line in HAND], "prompts": [""] * len(HAND),
                "labels": [json.dumps(line["gold"]) for line in HAND], "policy": "official"}
-    status, body = _post(served, "/get_reward", payload)
+    status, body = post(served.port, "/get_reward", payload)
     assert status == 200
     assert body["rewards"] == [line["expected"]["official"]["score"] for line in HAND]
 
 
-def test_the_batch_endpoint_gives_the_expected_statuses(served: RewardServer) -> None:
+def test_the_batch_endpoint_gives_the_expected_statuses(served: Served) -> None:
     items = [{"id": line["id"], "completion": _completion(line), "gold": line["gold"]} for line in HAND]
     for policy in ("official", "numeric", "helm"):
-        status, body = _post(served, "/batch", {"items": items, "policy": policy})
+        status, body = post(served.port, "/batch", {"items": items, "policy": policy})
         assert status == 200
         got = [(result["id"], result["score"], result["status"]) for result in body["results"]]
         want = [(line["id"], line["expected"][policy]["score"], line["expected"][policy]["status"]) for line in HAND]
         assert got == want
 
 
-def test_a_body_over_the_limit_is_413_unread(served: RewardServer) -> None:
-    host, port = served.server_address[:2]
-    connection = http.client.HTTPConnection(str(host), int(port), timeout=30)
+def test_a_body_over_the_limit_is_413_unread(served: Served) -> None:
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
     try:
         connection.putrequest("POST", "/get_reward")
-        connection.putheader("Content-Length", str(server_module.MAX_REQUEST_BYTES + 1))
-        connection.endheaders()
+        connection.putheader("Content-Length", str(DEFAULT_LIMITS.max_request_bytes + 1))
+        connection.endheaders()  # no body follows: the answer must come without it
         response = connection.getresponse()
-        assert response.status == 413
+        assert response.status == 413 and response.getheader("connection") == "close"
         assert "over the limit" in json.loads(response.read())["error"]
     finally:
         connection.close()
 
 
-def test_too_many_samples_is_413(served: RewardServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    from progexec import limits
+def test_too_many_samples_is_413() -> None:
+    app = RewardApp(limits=DEFAULT_LIMITS.with_(max_request_items=2))
+    body = json.dumps({"query": ["a", "b", "c"], "prompts": ["", "", ""], "labels": ["1", "2", "3"]}).encode()
+    status, _, answer = asgi_call(app, "POST", "/get_reward", body)
+    assert status == 413 and "3 queries" in answer["error"]
+    status, _, answer = asgi_call(app, "POST", "/batch", json.dumps({"items": [{}, {}, {}]}).encode())
+    assert status == 413 and "3 items" in answer["error"]
 
-    monkeypatch.setattr(limits, "_process_limits", limits.DEFAULT_LIMITS.with_(max_request_items=2))
-    status, body = _post(served, "/get_reward", {"query": ["a", "b", "c"], "prompts": ["", "", ""],
-                                                 "labels": ["1", "2", "3"]})
-    assert status == 413 and "3 queries" in body["error"]
 
-
-@pytest.mark.parametrize(("path", "body", "headers", "code"), [
-    ("/get_reward", b"{not json", {}, 400),
-    ("/get_reward", b'{"query": "x"}', {}, 400),
-    ("/get_reward", b'{"query": ["x"], "labels": []}', {}, 400),
-    ("/batch", b'{"items": 3}', {}, 400),
-    ("/batch", b'{"items": [], "policy": "judge"}', {}, 400),
-    ("/nowhere", b"{}", {}, 404),
+@pytest.mark.parametrize(("method", "path", "body", "code"), [
+    ("POST", "/get_reward", b"{not json", 400),
+    ("POST", "/get_reward", b'{"query": "x"}', 400),
+    ("POST", "/get_reward", b'{"query": ["x"], "labels": []}', 400),
+    ("POST", "/get_reward", b"\xff\xfe{}", 400),
+    ("POST", "/get_reward", b"[" * 100_000 + b"]" * 100_000, 400),
+    ("POST", "/batch", b'{"items": 3}', 400),
+    ("POST", "/batch", b'{"items": [], "policy": "judge"}', 400),
+    ("POST", "/batch", b'{"items": [], "policy": NaN}', 400),
+    ("POST", "/nowhere", b"{}", 404),
+    ("GET", "/batch", b"", 405),
 ])
-def test_bad_requests_get_a_json_error(served: RewardServer, path: str, body: bytes, headers: dict[str, str],
-                                       code: int) -> None:
-    status, answer = _request(served, "POST", path, body, headers)
-    assert status == code and "error" in answer
-
-
-def test_a_request_without_length_is_411(served: RewardServer) -> None:
-    host, port = served.server_address[:2]
-    connection = http.client.HTTPConnection(str(host), int(port), timeout=30)
-    try:
-        connection.putrequest("POST", "/batch")
-        connection.endheaders()
-        response = connection.getresponse()
-        assert response.status == 411
-    finally:
-        connection.close()
+def test_bad_requests_get_a_json_error(served: Served, method: str, path: str, body: bytes, code: int) -> None:
+    status, answer = request(served.port, method, path, body)
+    assert status == code and isinstance(answer["error"], str)
 
 
 def test_a_busy_server_answers_503_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server_module, "MAX_ACTIVE_REQUESTS", 1)
-    server = make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        assert server.gate.acquire(blocking=False)  # the one slot is taken
-        status, _ = _post(server, "/batch", {"items": []})
-        assert status == 503
-        server.gate.release()
-        status, _ = _post(server, "/batch", {"items": []})
-        assert status == 200
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    """One working slot and no queue: while one request is worked on, the next is 503 at once."""
+    import asyncio
+
+    app = RewardApp(limits=DEFAULT_LIMITS.with_(serve_active_requests=1, serve_queued_requests=0))
+    release = threading.Event()
+    original = RewardApp.answer
+
+    def held(self: RewardApp, path: str, body: bytes) -> Any:
+        release.wait(60)
+        return original(self, path, body)
+
+    monkeypatch.setattr(RewardApp, "answer", held)
+    body = b'{"items": []}' + b" " * INLINE_BODY_BYTES  # worked in a thread, not on the event loop
+
+    async def both() -> list[int]:
+        statuses: list[int] = []
+
+        async def call() -> None:
+            sent: list[Any] = []
+            chunks = [{"type": "http.request", "body": body, "more_body": False}]
+
+            async def receive() -> Any:
+                return chunks.pop() if chunks else {"type": "http.disconnect"}
+
+            async def send(message: Any) -> None:
+                sent.append(message)
+                if message["type"] == "http.response.start":
+                    statuses.append(message["status"])
+                    if message["status"] == 503:
+                        release.set()
+            await app({"type": "http", "method": "POST", "path": "/batch",
+                       "headers": [(b"content-length", str(len(body)).encode())]}, receive, send)
+
+        first = asyncio.ensure_future(call())
+        await asyncio.sleep(0.2)
+        await call()
+        await first
+        return statuses
+
+    assert asyncio.run(both()) == [503, 200]
 
 
-def test_a_long_request_does_not_block_a_short_one(served: RewardServer) -> None:
+def test_a_long_request_does_not_block_a_short_one(served: Served) -> None:
     line = next(line for line in HAND if line["id"] == "many-numbers-big")  # 80,000 characters to read
     big = {"items": [{"id": index, "completion": line["completion"], "gold": line["gold"]} for index in range(40)]}
     finished: dict[str, float] = {}
 
     def long_request() -> None:
-        status, _ = _post(served, "/batch", big)
+        status, _ = post(served.port, "/batch", big)
         finished["long"] = time.monotonic()
         finished["long_status"] = status
 
     worker = threading.Thread(target=long_request)
     worker.start()
     time.sleep(0.2)
-    status, body = _post(served, "/get_reward", {"query": ["Answer: 3.5"], "prompts": [""], "labels": ['{"answer": 3.5}']})
+    status, body = post(served.port, "/get_reward", {"query": ["Answer: 3.5"], "prompts": [""],
+                                                     "labels": ['{"answer": 3.5}']})
     finished["short"] = time.monotonic()
     worker.join(timeout=300)
     assert status == 200 and body["rewards"] == [1.0]
@@ -187,28 +194,82 @@ def test_response_text_strips_the_prompt_and_trailing_special_tokens() -> None:
     assert response_text(spaces, "") == spaces
 
 
-def test_the_serve_command_listens_and_answers(tmp_path: Path) -> None:
-    import os
-    import subprocess
-    import sys
-
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent / "src"))
-    process = subprocess.Popen([sys.executable, "-m", "progexec", "serve", "--port", "0", "--policy", "official"],
-                               stderr=subprocess.PIPE, text=True, env=env)
-    banner: list[str] = []
-    reader = threading.Thread(target=lambda: banner.append(process.stderr.readline() if process.stderr else ""))
-    reader.start()
-    reader.join(timeout=60)
+def test_the_serve_command_takes_its_policy() -> None:
+    server = start("--policy", "official")
     try:
-        assert banner and "listening on http://127.0.0.1:" in banner[0], banner
-        port = int(banner[0].split("127.0.0.1:")[1].split()[0])
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        connection.request("POST", "/get_reward", body=json.dumps(
-            {"query": ["Program: divide(3.8, 35.1)", "Answer: 0.1083"], "prompts": ["", ""],
-             "labels": ['{"answer": 0.10826}'] * 2}))
-        response = connection.getresponse()  # --policy official: the bare answer has no program
-        assert response.status == 200 and json.loads(response.read())["rewards"] == [1.0, 0.0]
-        connection.close()
+        status, body = post(server.port, "/get_reward", {
+            "query": ["Program: divide(3.8, 35.1)", "Answer: 0.1083"], "prompts": ["", ""],
+            "labels": ['{"answer": 0.10826}'] * 2})
+        assert status == 200 and body["rewards"] == [1.0, 0.0]  # official: the bare answer has no program
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        assert server.stop() == 0
+
+
+def test_workers_are_processes_that_share_the_port() -> None:
+    server = start("--workers", "2")
+    try:
+        assert "2 worker processes" in server.banner
+        for _ in range(20):
+            status, body = post(server.port, "/get_reward", {"query": ["Answer: 3.5"], "prompts": [""],
+                                                             "labels": ['{"answer": 3.5}']})
+            assert status == 200 and body["rewards"] == [1.0]
+        workers = [pid for pid in children(server.process.pid)
+                   if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
+        assert len(workers) == 2
+    finally:
+        assert server.stop() == 0
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]  # the workers stopped with it
+
+
+@pytest.mark.parametrize("words", [["--workers", "0"], ["--port", "70000"]])
+def test_bad_options_exit_2(words: list[str]) -> None:
+    result = subprocess.run([sys.executable, "-m", "progexec", "serve", "--port", "0", *words],
+                            capture_output=True, text=True, env=environment(), timeout=120)
+    assert result.returncode == 2 and "error:" in result.stderr
+
+
+def test_without_the_serve_extra_the_command_refuses_to_start() -> None:
+    code = ("import sys; sys.modules['uvicorn'] = None\n"
+            "from progexec.cli import main\n"
+            "sys.exit(main(['serve', '--port', '0']))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment(),
+                            timeout=120)
+    assert result.returncode == 2
+    assert "pip install 'progexec[serve]'" in result.stderr
+
+
+def test_sigint_stops_the_server_with_exit_0() -> None:
+    server = start()
+    server.process.send_signal(signal.SIGINT)
+    assert server.process.wait(timeout=60) == 0
+
+
+def test_the_documented_curl_example_runs(served: Served) -> None:
+    text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n\$ (curl [^\n]*(?:\n  [^\n]*)*)\n(.*?)```", text, re.DOTALL)
+    assert len(blocks) == 2, "docs/serve.md shows a /get_reward and a /health curl example"
+    for command, printed in blocks:
+        words = [word.replace("8000", str(served.port)) for word in shlex.split(command.replace("\\\n", " "))]
+        result = subprocess.run(words, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout) == json.loads(printed.strip())
+
+
+def test_values_are_counted_outside_strings_only() -> None:
+    from progexec.reward.request_json import count_values
+
+    assert count_values(b'["a,b,c", 1]', 10) == 5  # under the bound: every mark counts, those in strings too
+    assert count_values(b'["a,b,c", 1]', 4) == 3  # past it, strings are skipped: the list, the string, the number
+    assert count_values(b'{"k": "x,\\\\", "j": [1, 2]}', 7) == 7  # an escaped backslash ends no string early
+    assert count_values(b'{"k": "x,\\\\", "j": [1, 2]}', 1) == 2  # counting stops once past the bound
+    assert count_values(b"[" + b"[]," * 1000 + b"[]]", 100) > 100
+    assert count_values(b'""' * 100_000, 10) <= 10  # not JSON: counting stops at once, the decoder refuses it
+
+
+def test_numbers_too_long_for_a_double_are_unusable_markers() -> None:
+    from progexec.reward.request_json import Unusable, decode_body, problem
+
+    body = decode_body(b'{"a": ' + b"9" * 5000 + b', "b": 1e999, "c": NaN, "d": 12, "e": "\\ud800"}', DEFAULT_LIMITS)
+    assert isinstance(body["a"], Unusable) and "5000 digits" in body["a"].reason
+    assert isinstance(body["b"], Unusable) and isinstance(body["c"], Unusable) and body["d"] == 12
+    assert problem(body["d"]) is None and "surrogate" in str(problem(body["e"]))

@@ -192,7 +192,7 @@ def test_score_refuses_inputs_that_would_score_zero(tmp_path: Path) -> None:
     empty = tmp_path / "empty.json"
     empty.write_text("[]", encoding="utf-8")
     dev_pred = PREDICTIONS / "humblef00ls-finqanet-bert-base_dev_predictions.json.gz"
-    cases = [(["--gold", str(gold), "--pred", str(csv)], "no usable prediction"),
+    cases = [(["--gold", str(gold), "--pred", str(csv)], "this is CSV text"),
              (["--gold", str(gold), "--pred", str(empty)], "no predictions"),
              (["--gold", "finqa:test", "--pred", str(dev_pred)], "finqa:dev"),
              (["--gold", str(PREDICTIONS / "finqa_example_predictions.json.gz"), "--pred", str(gold)], "swapped")]

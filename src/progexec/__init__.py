@@ -15,16 +15,14 @@ purpose derives from :class:`ProgexecError`.
 from __future__ import annotations
 
 import importlib
-import sys
-from collections.abc import Iterable, Sequence
-from pathlib import Path
-from types import ModuleType
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import ProgexecError
 from .limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
+    from . import report, score
     from .interp.official import OfficialVerdict
     from .interp.run import Execution, MatchReason
     from .interp.status import Status
@@ -36,31 +34,24 @@ if TYPE_CHECKING:
 
 __version__ = "0.3.0"
 
+# ``progexec.score`` and ``progexec.report`` are the subpackages themselves, and both are callable:
+# ``progexec.score(gold, predictions)`` is ``progexec.score.score_sources`` (paths, corpus names or records
+# in memory) and ``progexec.report(items)`` is ``progexec.report.build_report`` — so
+# ``progexec.report.score_report.write_score_report`` and ``progexec.score.load_gold`` work too.
+# They and the other public names are imported on first use, so that ``progexec exec`` starts without them.
 _LAZY = {"OfficialVerdict": ".interp.official", "Execution": ".interp.run", "MatchReason": ".interp.run",
          "Status": ".interp.status", "Item": ".items", "InputError": ".readers", "read": ".readers",
          "execute": ".runner", "Report": ".report.model", "ScoreReport": ".score.results"}
-"""Public names imported on first use, so that ``progexec exec`` starts without the scorer and the report."""
 
 
 def __getattr__(name: str) -> Any:
+    if name in ("report", "score"):
+        return importlib.import_module(f".{name}", __name__)  # the import binds it here too
     if name not in _LAZY:
         raise AttributeError(f"module 'progexec' has no attribute {name!r}")
     value = getattr(importlib.import_module(_LAZY[name], __name__), name)
     globals()[name] = value
     return value
-
-
-class _Package(ModuleType):
-    """Keeps the functions ``progexec.score`` and ``progexec.report`` when their subpackages are imported
-    later (an import binds a subpackage on its parent; here the functions stay the public names)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in ("score", "report") and isinstance(value, ModuleType) and name in self.__dict__:
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 
 def run(program: str | Sequence[str], table: list[list[str]] | None = None, *, dialect: str = "finqa",
@@ -77,35 +68,6 @@ def run(program: str | Sequence[str], table: list[list[str]] | None = None, *, d
 
     body: str | list[str] = program if isinstance(program, str) else list(program)
     return execute(program_item(body, table, get_dialect(dialect).name, problem), limits)
-
-
-def score(gold: str | Path, predictions: str | Path, scorers: Sequence[str] = ("official",),
-          limits: Limits | None = None) -> ScoreReport:
-    """Score a prediction file against gold (a file, ``-`` or an embedded set such as ``finqa:test``).
-
-    Raises :class:`ProgexecError` (a ``ScoreInputError``) for inputs that cannot be scored: no usable
-    prediction, no shared id, swapped files, answer-only predictions under a program scorer.
-    """
-    from .limits import using
-    from .score import load_gold, load_predictions, score_predictions
-    from .score.scoring import check_inputs, resolve_scorers
-
-    try:
-        names = resolve_scorers(list(scorers))
-    except KeyError as error:
-        raise ProgexecError(f"unknown scorer {error.args[0]!r}") from None
-    with using(limits):
-        gold_items = load_gold(str(gold))
-        preds = load_predictions(str(predictions))
-        check_inputs(gold_items, preds, names, str(gold), str(predictions))
-        return score_predictions(gold_items, preds, names, str(gold), str(predictions))
-
-
-def report(items: Iterable[Item], source: str = "items", limits: Limits | None = None) -> Report:
-    """The divergence report model of ``items`` (every rounder, the exact oracle, the findings)."""
-    from .report.model import build_report
-
-    return build_report(items, source, limits=limits)
 
 
 __all__ = [

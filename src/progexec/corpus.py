@@ -61,7 +61,7 @@ def convfinqa_items(splits: tuple[str, ...] = ("dev", "train")) -> Iterator[Item
 
 
 CORPUS_NAMES = ("finqa", "finqa:test", "finqa:dev", "finqa:train", "convfinqa", "convfinqa:dev", "convfinqa:train",
-                "mathqa:test", "mathqa:dev", "mathqa:challenge_test")
+                "mathqa:test", "mathqa:dev", "mathqa:challenge_test", "tatqa:dev", "tatqa:test")
 """Every embedded corpus by the name ``read``, ``--gold`` and the batch commands accept."""
 
 
@@ -84,4 +84,8 @@ def corpus_items(name: str) -> Iterator[Item]:
         return finqa_items((split,) if split else FINQA_SPLITS)
     if corpus == "convfinqa":
         return convfinqa_items((split,) if split else ("dev", "train"))
+    if corpus == "tatqa":
+        from .tatqa.items import corpus_items as tatqa_items
+
+        return tatqa_items(name)
     return mathqa_items(split)

@@ -47,9 +47,16 @@ class Limits:
     max_steps: int = _bound(10_000, "most steps one program may have; more is limit_exceeded")
     max_literal_chars: int = _bound(400, "longest literal or table cell read as a number; longer is limit_exceeded")
     max_line_chars: int = _bound(
-        5_000_000, "longest input record (a JSON Lines line or one element of a JSON list); longer is bad_input")
+        5_000_000, "longest input record (a JSON Lines line, one element of a JSON list, or a JSON document read "
+                   "whole, such as a {key: [records]} prediction file); a longer record is bad_input, a longer "
+                   "document is refused")
     max_input_bytes: int = _bound(
         8 * 2**30, "most bytes read from one input after decompression (a gzip bomb is refused past it)")
+    max_gzip_ratio: int = _bound(
+        100, "most bytes of text a gzip input may expand to per compressed byte, once past gzip_ratio_after_bytes "
+             "(real data: about 4); a higher ratio is refused before the work (a few MB cannot become minutes)")
+    gzip_ratio_after_bytes: int = _bound(
+        8 * 2**20, "decompressed bytes read before max_gzip_ratio is enforced (small files may compress better)")
     max_exact_bits: int = _bound(
         20_000, "largest numerator/denominator (bits) the exact oracle holds; beyond it, intervals")
     max_exact_work: int = _bound(
@@ -73,13 +80,46 @@ class Limits:
     max_trax_int_bits: int = _bound(65_536, "largest integer intermediate under --semantics trax; larger is limit_exceeded")
     max_options_chars: int = _bound(4096, "longest MathQA options field parsed; longer gives no options (too_long)")
     max_sandbox_code_chars: int = _bound(1_000_000, "longest MathQA-Python snippet run in the sandbox")
+    solution_cpu_seconds: float = _bound(
+        3.0, "CPU seconds one program-of-thought solution may use in the sandbox (FinanceMath's 3 s alarm); "
+             "past it the solution is time_limit")
+    solution_wall_seconds: float = _bound(
+        30.0, "wall-clock backstop per program-of-thought solution (a solution that sleeps); past it time_limit, "
+              "flagged as a verdict the machine's load may decide")
+    solution_memory_bytes: int = _bound(
+        2 * 1024 ** 3, "address space of one program-of-thought solution, the preloaded libraries included")
     max_completion_chars: int = _bound(100_000, "longest completion the reward reads; longer is too_large, not read")
     max_reward_program_chars: int = _bound(4_000, "longest program the reward extracts and runs; longer is too_large")
     max_reward_steps: int = _bound(200, "most steps of a program the reward runs; more is too_large, never parsed")
     max_answer_spans: int = _bound(
         12, "most spans of one answer aligned exactly by a span F1 (MultiHiertt, DROP-style); more is refused")
+    max_extracted_chars: int = _bound(500, "the extracted text kept in a reward result; longer text is cut and '...' appended")
+    max_program_candidates: int = _bound(32, "most program candidates read from one completion (answer spans: all)")
+    max_bare_line_chars: int = _bound(80, "longest last line of a completion read as a bare answer")
+    max_gold_json_chars: int = _bound(4_000_000, "longest gold record given as JSON text; longer is bad_gold")
+    max_number_chars: int = _bound(64, "longest number the reward reads; a longer one is unreadable, never parsed")
+    max_counted_numbers: int = _bound(100, "numbers counted in a refused list (the reason says 'more than N' beyond)")
+    max_trailing_tokens: int = _bound(16, "special tokens stripped from the end of a remote response, at most")
+    max_span_chars: int = _bound(2_000, "longest answer span (a marked line, a box) read; longer is refused unread")
+    max_answer_exponent: int = _bound(308, "largest exponent of a power or x10^k in an answer; larger is refused, never computed")
+    max_unitxt_exponent: int = _bound(1000, "largest exponent a unitxt fallback expression evaluates; larger is not evaluated")
+    max_choose_log2: float = _bound(1030.0, "largest log2 of choose(n, k) computed; larger is refused at once")
     max_request_bytes: int = _bound(16 * 1024 * 1024, "largest request body progexec serve reads; larger is 413")
     max_request_items: int = _bound(4096, "most samples in one progexec serve request; more is 413")
+    max_request_values: int = _bound(
+        500_000, "most JSON values (strings, numbers, lists, objects) in one progexec serve request body, counted "
+                 "before it is decoded; more is 400 (a 16 MiB body of [],[],... is never built)")
+    serve_request_seconds: float = _bound(
+        30.0, "progexec serve: a request's headers and body must arrive within this many seconds of its first "
+              "byte (a new connection must start one within it too); past it 408 and the connection is closed; 0 = none")
+    serve_write_seconds: float = _bound(
+        30.0, "progexec serve: a response the client leaves unread this many seconds after the server first has "
+              "to wait for it is dropped with its connection; 0 = none")
+    serve_active_requests: int = _bound(
+        32, "progexec serve: requests worked on at once per worker process (admitted only once their body is "
+            "read)")
+    serve_queued_requests: int = _bound(
+        256, "progexec serve: read requests waiting for a working slot per worker process; more get 503 at once")
     max_compiled_programs: int = _bound(
         65_536, "programs kept compiled (by text or token list) per process for the interpreter's fast path; the "
                 "oldest is dropped first; 0 = compile every time. Never changes an answer")

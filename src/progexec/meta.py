@@ -13,7 +13,8 @@ from typing import Any
 
 from .limits import Limits, current
 
-_EMBEDDED = {"finqa": "finqa.jsonl.gz", "convfinqa": "convfinqa.jsonl.gz", "mathqa": "mathqa_{split}.json.gz"}
+_EMBEDDED = {"finqa": "finqa.jsonl.gz", "convfinqa": "convfinqa.jsonl.gz", "mathqa": "mathqa_{split}.json.gz",
+             "tatqa": "tatqa_{split}.json.gz"}
 
 
 def input_digest(source: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from functools import partial
 
 from .checker.cases import DEFAULT_CASES, CaseBlock, DigitsPlan, iter_blocks
 from .checker.check import CheckReport, ProgressHook, _keep, check_block, verify_oracle
-from .checker.divergence import Divergence
+from .checker.engine import command_port
 from .checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
 from .errors import ProgexecError
 from .parallel import ParallelOptions, parallel_map
@@ -38,6 +38,8 @@ class RounderSpec:
     chunk: int = DEFAULT_CHUNK
     cwd: str | None = None
     """The directory the child runs in (the parent's cwd, so ``MODULE`` imports as it would there)."""
+    isolate: bool = False
+    """Run the child inside the bubblewrap sandbox (``--isolate``)."""
 
     def __post_init__(self) -> None:
         if (self.python is None) == (self.cmd is None):
@@ -46,9 +48,11 @@ class RounderSpec:
     def rounder(self) -> ExternalRounder:
         """A fresh child-process answerer for this spec."""
         if self.python is not None:
-            return ExternalRounder.python(self.python, timeout=self.timeout, chunk=self.chunk)
+            return ExternalRounder.python(self.python, timeout=self.timeout, chunk=self.chunk, isolate=self.isolate,
+                                          cwd=self.cwd)
         assert self.cmd is not None
-        return ExternalRounder(list(self.cmd), timeout=self.timeout, chunk=self.chunk, cwd=self.cwd)
+        argv, sandbox = command_port(self.cmd, self.isolate, self.cwd)
+        return ExternalRounder(argv, timeout=self.timeout, chunk=self.chunk, cwd=self.cwd, sandbox=sandbox)
 
 
 def check_blocks(spec: RounderSpec, name: str, seed: int, digits: str, limit: int, oracle_every: int,
@@ -69,7 +73,7 @@ def check_blocks(spec: RounderSpec, name: str, seed: int, digits: str, limit: in
             partials.append(partial_report)
     finally:
         external.close()
-    faults = [(Divergence(fault.kind.value), fault.detail) for fault in external.faults]
+    faults = external.report_faults()
     if partials:
         partials[-1].faults = faults
     return partials
@@ -109,6 +113,7 @@ def run_check_parallel(spec: RounderSpec, name: str, options: ParallelOptions, c
     return report
 
 
-def spec_from_args(python: str | None, cmd: list[str] | None, timeout: float, chunk: int) -> RounderSpec:
+def spec_from_args(python: str | None, cmd: list[str] | None, timeout: float, chunk: int,
+                   isolate: bool = False) -> RounderSpec:
     """The spec for ``check-rounder``'s ``--python`` / ``--cmd`` flags, importing from the current directory."""
-    return RounderSpec(python, None if cmd is None else tuple(cmd), timeout, chunk, os.getcwd())
+    return RounderSpec(python, None if cmd is None else tuple(cmd), timeout, chunk, os.getcwd(), isolate)

@@ -1,329 +1,38 @@
 """Every input becomes a stream of :class:`~progexec.items.Item`: one registry of readers.
 
-A source is a path, ``-`` (standard input) or an embedded corpus name (``finqa:test``, ...).
-It is read once, as a stream: gzip is recognised by its magic bytes (so ``.gz`` works from a
-pipe too), a UTF-8 byte-order mark is dropped, bytes that are not UTF-8 are kept as lone
-surrogates (only the records holding them are refused), and decompression is bounded by
-``max_input_bytes``. The format is detected from the content:
+A source is a path, ``-`` (standard input) or an embedded corpus name (``finqa:test``, ...). It is
+read once, as a stream, along one path that every command follows:
 
-* a JSON list: FinQA (``qa``), ConvFinQA conversations (``annotation.turn_program``) or turns
-  (``annotation.cur_program``), MathQA (``linear_formula``), or program records; its elements
-  are decoded one at a time, so memory does not grow with the number of items;
-* JSON Lines (split on ``\\n`` only: U+2028 may sit raw inside a JSON string) of program records
-  ``{id, program, table?, exe_ans?, dialect?}``.
+1. bytes to text (:mod:`progexec.textsource`): gzip by its magic bytes, other compressions refused by
+   name, a BOM dropped, bytes that are not UTF-8 kept as lone surrogates, ``max_input_bytes`` and
+   the gzip ratio bound (``max_gzip_ratio``);
+2. text to records (:mod:`progexec.jsonrecords`): a JSON list decoded one element at a time (a bad
+   element is one bad record and reading resynchronises on the list's structure), JSON Lines split on
+   ``\\n`` only (blank lines are not records), or one document read whole (bounded by
+   ``max_line_chars``); every unreadable record names its line or position;
+3. the refusal rule (:mod:`progexec.inputkinds`): an input of a shape or kind the command does not read,
+   or whose first records are mostly unusable, is refused (exit 2) before anything is written;
+4. records to Items (:data:`READERS`): the format is detected from the first usable record.
 
-Every record that cannot be used (not JSON, a 5,000-digit integer, nesting 100,000 deep, over
-``max_line_chars``, invalid Unicode, wrong types) becomes one ``bad_input`` Item naming its line or
-position; nothing is dropped or merged.
+Every record that cannot be used becomes one ``bad_input`` Item naming its line or position; nothing
+is dropped or merged.
 """
 
 from __future__ import annotations
 
 import difflib
-import gzip
-import io
-import json
-import re
-import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import Any
 
-from .errors import ProgexecError
+from .inputkinds import DATASET_OR_PROGRAMS, Wanted, dataset_format, judged
 from .interp.table import TableError, validate_table
 from .items import Item, bad_item
-from .jsoncodec import loads, raw_decoder
-from .limits import Limits, current
-
-CHUNK_CHARS = 1 << 20
-"""Characters read at a time from a stream."""
-
-
-class InputError(ProgexecError, ValueError):
-    """An input that cannot be read as a whole (missing, unknown format, over a size bound)."""
-
-
-# ---------------------------------------------------------------- bytes to text, once, bounded
-
-class _CountingReader(io.RawIOBase):
-    """A byte stream that refuses to deliver more than ``limit`` bytes (bounds gzip bombs)."""
-
-    def __init__(self, inner: IO[bytes], limit: int, name: str) -> None:
-        self.inner, self.limit, self.name, self.count = inner, limit, name, 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.inner.read(len(buffer))
-        self.count += len(data)
-        if self.count > self.limit:
-            raise InputError(f"{self.name}: more than {self.limit} bytes after decompression (max_input_bytes); "
-                             "refused (a compressed file that expands without bound?)")
-        buffer[:len(data)] = data
-        return len(data)
-
-
-class TextSource:
-    """Decoded text of one input, read forward once, with a one-chunk look-ahead for format detection."""
-
-    def __init__(self, binary: IO[bytes], name: str, limits: Limits) -> None:
-        self.name = name
-        head = binary.peek(2)[:2] if hasattr(binary, "peek") else b""
-        raw: IO[bytes] = binary
-        if head == b"\x1f\x8b":
-            raw = cast(IO[bytes], gzip.GzipFile(fileobj=binary, mode="rb"))
-        counted = io.BufferedReader(_CountingReader(raw, limits.max_input_bytes, name))
-        self._stream = io.TextIOWrapper(counted, encoding="utf-8-sig", errors="surrogateescape", newline="\n")
-        self._closers: list[IO[Any]] = [self._stream, binary]
-        self._buffer = ""
-
-    def peek(self, size: int = 65536) -> str:
-        """Up to ``size`` characters from the current position, without consuming them."""
-        while len(self._buffer) < size:
-            chunk = self._read_raw(size)
-            if not chunk:
-                break
-            self._buffer += chunk
-        return self._buffer[:size]
-
-    def read(self, size: int = CHUNK_CHARS) -> str:
-        """Up to ``size`` characters ('' at the end)."""
-        if self._buffer:
-            taken, self._buffer = self._buffer[:size], self._buffer[size:]
-            return taken
-        return self._read_raw(size)
-
-    def readline(self, limit: int) -> str:
-        """One line with its ``\\n`` (split on ``\\n`` only); at most ``limit + 1`` characters."""
-        if self._buffer:
-            cut = self._buffer.find("\n", 0, limit + 1)
-            end = cut + 1 if cut >= 0 else min(len(self._buffer), limit + 1)
-            if cut >= 0 or end > limit:
-                taken, self._buffer = self._buffer[:end], self._buffer[end:]
-                return taken
-            taken, self._buffer = self._buffer, ""
-            return taken + self.readline(limit - len(taken)) if limit > len(taken) else taken
-        try:
-            return self._stream.readline(limit + 1)
-        except (OSError, EOFError, gzip.BadGzipFile) as error:
-            raise InputError(f"{self.name}: cannot be read ({error})") from None
-
-    def _read_raw(self, size: int) -> str:
-        try:
-            return self._stream.read(size)
-        except (OSError, EOFError, gzip.BadGzipFile) as error:
-            raise InputError(f"{self.name}: cannot be read ({error})") from None
-
-    def close(self) -> None:
-        for handle in self._closers:
-            if handle is not sys.stdin.buffer:
-                try:
-                    handle.close()
-                except OSError:
-                    pass
-
-
-def open_source(source: str | Path, limits: Limits | None = None) -> TextSource:
-    """Open a path or ``-`` (standard input) as a :class:`TextSource`."""
-    chosen = limits or current()
-    if str(source) == "-":
-        return TextSource(sys.stdin.buffer, "<stdin>", chosen)
-    path = Path(source)
-    try:
-        binary = open(path, "rb")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a file") from None
-    except OSError as error:
-        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
-    return TextSource(binary, str(path), chosen)
-
-
-# ---------------------------------------------------------------- records: JSON Lines and JSON lists
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One decoded JSON value with where it came from (``line 3`` / ``item 3``), or why it could not be."""
-
-    number: int
-    where: str
-    value: Any = None
-    error: str | None = None
-
-
-_SUSPECT_UNICODE = re.compile(r"\\[uU][dD][89a-fA-F]|[\ud800-\udfff]")
-_ESCAPED_SURROGATE = re.compile(r"\\[uU][dD][89a-fA-F]")
-_RAW_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _suspect_unicode(text: str) -> bool:
-    """``_SUSPECT_UNICODE.search(text)`` in two C scans instead of a regex alternation tried at every
-    character: an escaped surrogate needs a backslash, a raw one a character that is not ASCII."""
-    if "\\" in text and _ESCAPED_SURROGATE.search(text):
-        return True
-    return not text.isascii() and _RAW_SURROGATE.search(text) is not None
-
-
-def holds_invalid_unicode(value: Any) -> bool:
-    """True when ``value`` holds a string that is not valid Unicode text (a lone surrogate such as
-    JSON's ``"\\ud800"``): it could not be written to any UTF-8 output, so the record is refused whole."""
-    try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    except (TypeError, ValueError, RecursionError):
-        return False
-    return False
-
-
-INVALID_UNICODE_ERROR = ("holds text that is not valid Unicode (a lone surrogate such as \\ud800, "
-                         "or bytes that are not UTF-8)")
-
-
-def _decode(text: str, number: int, where: str) -> Record:
-    try:
-        value = loads(text)
-    except RecursionError:
-        return Record(number, where, error=f"{where} is nested too deeply to read")
-    except json.JSONDecodeError as error:
-        return Record(number, where, error=f"{where} is not JSON ({error.msg} at column {error.colno})")
-    except ValueError as error:  # e.g. an integer of more than 4,300 digits
-        return Record(number, where, error=f"{where} cannot be read: {error}")
-    if _suspect_unicode(text) and holds_invalid_unicode(value):
-        return Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")
-    return Record(number, where, value)
-
-
-def iter_json_lines(source: TextSource, limits: Limits | None = None) -> Iterator[Record]:
-    """One Record per non-blank line, in order; a line over ``max_line_chars`` is refused, not read whole."""
-    bound = (limits or current()).max_line_chars
-    number = 0
-    while True:
-        line = source.readline(bound)
-        if not line:
-            return
-        number += 1
-        where = f"line {number}"
-        if len(line) > bound and not line.endswith("\n"):
-            while line and not line.endswith("\n"):  # skip the rest of the over-long line, chunk by chunk
-                line = source.readline(CHUNK_CHARS)
-            yield Record(number, where, error=f"{where} is over {bound} characters (max_line_chars)")
-            continue
-        text = line.removesuffix("\n").removesuffix("\r")
-        if text.strip():
-            yield _decode(text, number, where)
-
-
-_SCAN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},]', re.DOTALL)
-_SPACE = re.compile(r"[ \t\r\n]*")
-
-
-def _element_end(text: str, start: int) -> int | None:
-    """Where the JSON value starting at ``start`` ends (index of the ``,`` or ``]`` after it), by a flat
-    scan that needs no recursion; None when ``text`` ends first."""
-    depth = 0
-    for match in _SCAN.finditer(text, start):
-        token = match.group()
-        if token in "[{":
-            depth += 1
-        elif token in "]}":
-            if depth == 0:
-                return match.start()
-            depth -= 1
-        elif token == "," and depth == 0:
-            return match.start()
-    return None
-
-
-def iter_json_list(source: TextSource, limits: Limits | None = None) -> Iterator[Record]:
-    """The elements of a top-level JSON list, one Record each, decoded one at a time."""
-    bound = (limits or current()).max_line_chars
-    raw_decode = raw_decoder()  # the fast extra's decoder where it gives the same value
-    text, position, at_end = "", 0, False
-
-    def more() -> bool:
-        nonlocal text, position, at_end
-        chunk = source.read(max(CHUNK_CHARS, len(text) - position))
-        text, position = text[position:] + chunk, 0
-        at_end = not chunk
-        return bool(chunk)
-
-    def skip_space() -> None:
-        nonlocal position
-        while True:
-            position = _SPACE.match(text, position).end()  # type: ignore[union-attr]
-            if position < len(text) or not more():
-                return
-
-    skip_space()
-    if text[position:position + 1] != "[":
-        raise InputError(f"{source.name}: not a JSON list")
-    position += 1
-    number = 0
-    while True:
-        skip_space()
-        if position >= len(text):
-            yield Record(number + 1, f"item {number + 1}", error=f"{source.name}: the list is not closed")
-            return
-        if text[position] == "]":
-            return
-        if number:
-            if text[position] != ",":
-                yield Record(number + 1, f"item {number + 1}",
-                             error=f"{source.name}: expected ',' between items; the rest of the file is unreadable")
-                return
-            position += 1
-            skip_space()
-        number += 1
-        where = f"item {number}"
-        while True:
-            error: str | None = None
-            try:
-                value, end = raw_decode(text, position)
-                if end < len(text) or at_end:
-                    break
-            except RecursionError:
-                error = f"{where} is nested too deeply to read"
-            except json.JSONDecodeError as failure:
-                error = f"{where} is not JSON ({failure.msg})"
-            except ValueError as failure:
-                error = f"{where} cannot be read: {failure}"
-            if error is not None:
-                end_at = _element_end(text, position)
-                if end_at is not None:
-                    yield Record(number, where, error=error)
-                    position = end_at
-                    break
-            if len(text) - position > bound:
-                yield Record(number, where, error=f"{where} is over {bound} characters (max_line_chars); "
-                                                  "the rest of the file is not read")
-                return
-            if not more():
-                if error is not None:
-                    yield Record(number, where, error=f"{error}; the file ends inside it")
-                    return
-        else:  # pragma: no cover - the loop always breaks or returns
-            continue
-        if error is None:
-            chunk_text = text[position:end]
-            position = end
-            if _suspect_unicode(chunk_text) and holds_invalid_unicode(value):
-                yield Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")
-            else:
-                yield Record(number, where, value)
-
-
-def iter_records(source: TextSource, limits: Limits | None = None) -> tuple[str, Iterator[Record]]:
-    """``("list", records)`` for a JSON list of objects, ``("lines", records)`` for JSON Lines (where each
-    line is judged alone, so a first line ``[[[[...`` is one bad record, not the whole file)."""
-    head = source.peek().lstrip(" \t\r\n")
-    if head.startswith("[") and head[1:].lstrip(" \t\r\n")[:1] in ("{", "]"):
-        return "list", iter_json_list(source, limits)  # a list of records (or an empty list)
-    return "lines", iter_json_lines(source, limits)
-
+from .jsonrecords import (INVALID_UNICODE_ERROR, Record, decode, decode_marked, holds_invalid_unicode,
+                          iter_json_list, iter_json_lines, iter_records, looks_like_document, read_document,
+                          records_from_text, unreadable_reason)
+from .limits import Limits
+from .textsource import CHUNK_CHARS, InputError, TextSource, open_source, source_from_bytes, source_from_text
 
 # ---------------------------------------------------------------- records to Items, per format
 
@@ -456,6 +165,12 @@ def _program_record(record: Record, stem: str) -> Iterator[Item]:
                     str(dialect), record.where, item.get("answer"))
 
 
+def _tatqa(record: Record, stem: str) -> Iterator[Item]:
+    from .tatqa.items import record_items
+
+    yield from record_items(record, stem)
+
+
 ItemReader = Callable[[Record, str], Iterator[Item]]
 
 READERS: dict[str, ItemReader] = {
@@ -464,72 +179,42 @@ READERS: dict[str, ItemReader] = {
     "mathqa": _mathqa,
     "multihiertt": _multihiertt,
     "programs": _program_record,
+    "tatqa": _tatqa,
 }
 """Format name -> the function turning one record into Items (the one registry)."""
 
 
 def detect_format(value: Any) -> str | None:
     """The format a record belongs to (a key of :data:`READERS`), judged from its fields."""
-    if not isinstance(value, dict):
-        return None
-    if isinstance(value.get("qa"), dict):
-        return "multihiertt" if "uid" in value and "id" not in value else "finqa"
-    if isinstance(value.get("annotation"), dict):
-        return "convfinqa"
-    if "linear_formula" in value or "Problem" in value:
-        return "mathqa"
-    if "program" in value or "predicted" in value:
-        return "programs"
-    return None
+    return dataset_format(value)
 
 
 def _stem(name: str) -> str:
     return Path(name).name.split(".")[0] or "stdin"
 
 
-def items_from(source: TextSource, limits: Limits | None = None) -> Iterator[Item]:
-    """The Items of an open source, in input order. JSON Lines are program records; a JSON list takes
-    its format from its first object (records before it that cannot be read stay bad_input Items)."""
+def items_from(source: TextSource, limits: Limits | None = None,
+               wanted: Wanted | None = DATASET_OR_PROGRAMS) -> Iterator[Item]:
+    """The Items of an open source, in input order, once its start has passed the refusal rule for
+    ``wanted`` (:func:`progexec.inputkinds.judge`). The format is taken from the first record that has
+    one; in JSON Lines that is a program record unless the first such record is a dataset item."""
     shape, records = iter_records(source, limits)
     stem = _stem(source.name)
-    reader: ItemReader | None = _program_record if shape == "lines" else None
-    if shape == "lines":
-        records = _refuse_lone_scalar(records, source.name)
+    head = source.peek(4096)
+    reader: ItemReader | None = None
     pending: list[Record] = []
-    for record in records:
+    for record in judged(source.name, shape, records, wanted, head):
         if reader is None:
-            if record.error is not None or not isinstance(record.value, dict):
+            kind = detect_format(record.value) if record.error is None else None
+            if kind is None and (shape == "list" or record.error is not None):
                 pending.append(record)
                 continue
-            kind = detect_format(record.value)
-            if kind is None:
-                raise InputError(f"{source.name}: {record.where} is not a FinQA, ConvFinQA, MathQA or program "
-                                 "record (no qa, annotation, linear_formula or program field)")
-            reader = READERS[kind]
+            reader = READERS[kind] if kind is not None and (shape == "list" or kind != "programs") \
+                else _program_record
             yield from _flush(pending, reader, stem)
             pending = []
         yield from _flush([record], reader, stem)
-    if reader is None and pending:
-        first = next((record.error for record in pending if record.error), "its items are not objects")
-        raise InputError(f"{source.name}: a JSON list with no FinQA, ConvFinQA, MathQA or program record ({first})")
     yield from _flush(pending, reader or _program_record, stem)
-
-
-def _refuse_lone_scalar(records: Iterator[Record], name: str) -> Iterator[Record]:
-    """A file holding one JSON value that is not an object (``5``, ``"text"``) is not a program file."""
-    first = next(records, None)
-    if first is None:
-        return
-    second = next(records, None)
-    if second is None and first.error is None and not isinstance(first.value, dict):
-        raise InputError(f"{name}: one JSON {type(first.value).__name__}, not a FinQA, ConvFinQA, MathQA or "
-                         "JSON Lines program file")
-    if second is None and first.error is not None and first.where == "line 1":
-        raise InputError(f"{name}: not a FinQA, ConvFinQA, MathQA or JSON Lines program file ({first.error})")
-    yield first
-    if second is not None:
-        yield second
-        yield from records
 
 
 def _fallback_id(record: Record, stem: str) -> str:
@@ -546,11 +231,13 @@ def _flush(pending: list[Record], reader: ItemReader, stem: str) -> Iterator[Ite
 
 # ---------------------------------------------------------------- the public entry
 
-def read(source: str | Path, limits: Limits | None = None) -> Iterator[Item]:
+def read(source: str | Path, limits: Limits | None = None,
+         wanted: Wanted | None = DATASET_OR_PROGRAMS) -> Iterator[Item]:
     """Items from a path, ``-`` (standard input) or an embedded corpus name, streamed in input order.
 
-    Raises :class:`InputError` when the source as a whole cannot be read (before the first item,
-    or mid-stream for a size bound); bad records are ``bad_input`` Items, never an exception.
+    Raises :class:`InputError` when the source as a whole cannot be read or is refused by the rule of
+    :mod:`progexec.inputkinds` for ``wanted`` (before the first item, or mid-stream for a size bound);
+    bad records are ``bad_input`` Items, never an exception.
     """
     from .corpus import CORPUS_NAMES, corpus_items
 
@@ -565,28 +252,30 @@ def read(source: str | Path, limits: Limits | None = None) -> Iterator[Item]:
         raise InputError(f"unknown embedded corpus {name!r}{hint} known: {', '.join(CORPUS_NAMES)}")
     opened = open_source(source, limits)
     try:
-        yield from items_from(opened, limits)
+        yield from items_from(opened, limits, wanted)
     finally:
         opened.close()
 
 
-def read_records(source: str | Path, limits: Limits | None = None) -> Iterator[Record]:
-    """The raw records of a path or ``-`` (for prediction files), streamed; a single JSON object
-    spread over several lines (ConvFinQA's ``{key: [records]}``) is read whole as one record."""
+def read_records(source: str | Path, limits: Limits | None = None, wanted: Wanted | None = None,
+                 document: bool = True) -> Iterator[Record]:
+    """The raw records of a path or ``-``, streamed. With ``document``, a single JSON object spread over
+    several lines (ConvFinQA's ``{key: [records]}``) is read whole as one record, bounded by
+    ``max_line_chars``; a JSON Lines file whose first line is broken is still JSON Lines. With
+    ``wanted``, the start of the input must pass the refusal rule (:mod:`progexec.inputkinds`)."""
     opened = open_source(source, limits)
     try:
-        head = opened.peek().lstrip(" \t\r\n")
-        first_line = head.split("\n", 1)[0]
-        if head.startswith("{") and _decode(first_line, 1, "line 1").error is not None:
-            text = "".join(iter(lambda: opened.read(CHUNK_CHARS), ""))
-            yield _decode(text, 1, "the document")
+        head = opened.peek()
+        if document and looks_like_document(head):
+            yield from judged(opened.name, "document", [read_document(opened, limits)], wanted, head)
             return
-        _, records = iter_records(opened, limits)
-        yield from records
+        shape, records = iter_records(opened, limits)
+        yield from judged(opened.name, shape, records, wanted, head)
     finally:
         opened.close()
 
 
-__all__ = ["InputError", "Item", "Record", "READERS", "TextSource", "open_source", "iter_json_lines",
-           "iter_json_list", "iter_records", "items_from", "read", "read_records", "make_item", "detect_format",
-           "holds_invalid_unicode", "INVALID_UNICODE_ERROR"]
+__all__ = ["InputError", "Item", "Record", "READERS", "TextSource", "open_source", "source_from_bytes",
+           "source_from_text", "iter_json_lines", "iter_json_list", "iter_records", "items_from", "read",
+           "read_records", "records_from_text", "decode", "decode_marked", "unreadable_reason", "make_item",
+           "detect_format", "holds_invalid_unicode", "INVALID_UNICODE_ERROR", "CHUNK_CHARS", "Wanted"]

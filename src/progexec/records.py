@@ -13,13 +13,19 @@ from typing import Any
 from .interp.run import Execution, MatchReason
 
 FORMAT_VERSION = 2
-"""The version of every JSON output progexec writes (exec lines, report.json, score --json / --items).
+"""The version of every JSON output progexec writes (exec and reward lines, report.json and report --json,
+score --json / --items, score-python --json, check-rounder / check-evaluator --json, every --summary).
 It is bumped when a field changes meaning or disappears; a new field keeps it.
 
 Change log (newest first):
-  2 (0.3.0): ``meta.limits`` lists only the limits that differ from the version's defaults (it listed
-     every limit, so each new bound changed every document). Records of a dialect whose official scorer
-     compares the value returned beside an invalid flag (MultiHiertt) carry ``official_returned``.
+  2 (0.3.0): one version for every output: score-python's --json (its own version 2 before) and the
+     checkers' --json (their own 1) now carry this one; every JSON document carries ``meta``
+     (report --json, score-python --json, the checkers' --json and the --summary documents of
+     exec, reward and mathqa-python are new); ``meta.limits`` lists only the limits that differ from
+     the version's defaults (it listed every limit, so each new bound changed every document); reward
+     lines: a blank input line is no longer a bad_input record (it is no record, as in every reader),
+     and ``line`` stays the physical line. Records of a dialect whose official scorer compares the value
+     returned beside an invalid flag (MultiHiertt) carry ``official_returned``.
   1 (0.2.0): additions only — per-item records carry ``reason`` beside ``match: false``; ``gold`` is
      written with :func:`json_value` (``"nan"``/``"inf"`` as strings); JSON documents carry ``meta``
      (progexec version, Python, arguments, SHA-256 of each input, the limits in force).
@@ -36,6 +42,12 @@ def json_value(value: Any) -> Any:
     if isinstance(value, complex):
         return repr(value)
     return value
+
+
+def document(body: dict[str, Any], meta: dict[str, Any] | None) -> dict[str, Any]:
+    """A JSON document progexec writes: ``format_version`` and ``meta`` (:func:`progexec.meta.run_meta`)
+    first, then the body's fields."""
+    return {"format_version": FORMAT_VERSION, "meta": meta, **body}
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
@@ -91,9 +103,12 @@ def execution_record(execution: Execution) -> dict[str, Any]:
             record["gold"] = json_value(item.gold)
     if execution.match is not None or execution.mathqa is not None:
         record["match"] = execution.match
+    record_fields = getattr(execution.detail, "record_fields", None)
+    if callable(record_fields):
+        record.update(record_fields())
     if execution.match is False or execution.reason in (MatchReason.NO_CORRECT_OPTION,):
         record["reason"] = execution.reason.label
     return record
 
 
-__all__ = ["FORMAT_VERSION", "json_value", "dumps", "outcome_fields", "execution_record"]
+__all__ = ["FORMAT_VERSION", "json_value", "document", "dumps", "outcome_fields", "execution_record"]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from .cases import DEFAULT_CASES, CaseBlock, DigitsPlan, Family, iter_blocks
 from .divergence import Divergence, Failure, classify, mismatches, reference_round, same_float
 from ..errors import ProgexecError
+from .report import PortFault
 
 Answerer = Callable[[Sequence[float], Sequence[int]], list[object]]
 """One answer per case: the rounder's value, or a Failure."""
@@ -73,12 +74,17 @@ class CheckReport:
     counterexamples: list[Counterexample] = field(default_factory=list)
     protocol: list[str] = field(default_factory=list)
     search: Counterexample | None = None
-    faults: list[tuple[Divergence, str]] = field(default_factory=list)  # the child's protocol failures
+    faults: list[PortFault] = field(default_factory=list)  # the child's protocol failures
 
     @property
-    def failing_faults(self) -> list[tuple[Divergence, str]]:
+    def failing_faults(self) -> list[PortFault]:
         """Protocol failures that fail the run (all but ``unflushed``, which batch mode copes with)."""
-        return [(kind, detail) for kind, detail in self.faults if kind is not Divergence.UNFLUSHED]
+        return [fault for fault in self.faults if not fault.lesser]
+
+    @property
+    def unanswered(self) -> int:
+        """Divergent cases the program did not answer (it died, hung or flooded): not counterexamples."""
+        return sum(count for kind, count in self.by_class.items() if Divergence(kind).unanswered)
 
     @property
     def divergent_major(self) -> int:
@@ -110,7 +116,8 @@ def check_block(block: CaseBlock, answers: Sequence[object], report: CheckReport
         report.divergent += 1
         report.by_class[kind.value] += 1
         report.by_family[family.value][1] += 1
-        _keep(report, Counterexample(x, n, family, want, answers[index], kind), limit)
+        if not kind.unanswered:  # a case never answered is shown once, as the program's protocol failure
+            _keep(report, Counterexample(x, n, family, want, answers[index], kind), limit)
     report.cases += len(block)
 
 

@@ -47,6 +47,14 @@ class Divergence(str, Enum):
         """A lesser class: the value is right, only the sign of a zero differs (or the answers came late)."""
         return self in (Divergence.SIGN_OF_ZERO, Divergence.UNFLUSHED)
 
+    @property
+    def unanswered(self) -> bool:
+        """The case got no answer (the program died, hung, flooded): a protocol failure, not a wrong value."""
+        return self.value in UNANSWERED
+
+
+UNANSWERED = frozenset({"no_answer", "output_flood", "no_exit", "bad_exit", "unflushed"})
+"""The classes that stand for a case the port did not answer (the leash's fault kinds)."""
 
 _EXPLAIN = {
     Divergence.TIE_BREAK: "x * 10**n is exactly a half-integer and the tie was not broken to even",

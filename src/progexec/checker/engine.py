@@ -1,470 +1,52 @@
-"""The leash: one line-for-line exchange with an untrusted child process, bounded in every way.
+"""The checkers' side of the leash: :mod:`progexec.isolation.leash` under its historical name, plus the ``--python`` child.
 
-Used by ``check-rounder`` and ``check-evaluator`` (``--cmd``, and ``--python`` through
-:mod:`.pychild`). The checker writes one request line per case and reads one answer line per
-case, in order, in chunks; a pure ``exchange(lines) -> answers`` per chunk, so a pool of
-engines could later answer chunks in parallel.
-
-What the child cannot do to the checker:
-
-* **flood it**: an answer line longer than ``max_line`` bytes, or more answer lines than
-  request lines written so far, or any output after the last answer, is an ``output_flood``
-  fault (the child is killed); memory is bounded by ``chunk * max_line``;
-* **outwait it**: the timeout counts *progress* only, a byte written to the child or a complete
-  answer line it was allowed to send; partial lines, floods and stderr never reset the clock;
-* **bury it in stderr**: stderr is read through a pipe into a bounded tail (``STDERR_TAIL``
-  bytes kept) and no longer read past ``STDERR_MAX`` bytes (a child blocked on it then hangs
-  and is killed);
-* **outlive it**: the child runs in its own session (``start_new_session``); its whole process
-  group is killed at every stop, and any process still holding one of its pipes (a descendant
-  that left the group) is found through ``/proc`` and killed too. A child that exits while a
-  descendant keeps its stdout open gets a ``no_exit`` fault, never a pass.
-
-Programs that do not flush are run in *batch mode* (one run per chunk, stdin closed after it)
-with a lesser ``unflushed`` fault.
+The leash itself (bounded output, stderr head and tail, killed process tree, time budget)
+lives in the isolation package, shared with the snippet sandbox; this module keeps the
+names ``check-rounder``, ``check-evaluator`` and ``check-reward`` import, and adds what is
+the checkers' own: the handshake of :mod:`.pychild` and the command that runs it.
 """
 
 from __future__ import annotations
 
-import os
-import selectors
-import signal
-import subprocess
-import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from enum import Enum
-from typing import Optional, Union
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Optional
 
-from ..errors import ProgexecError
+from ..isolation.leash import (DEFAULT_CHUNK, DEFAULT_STALL, DEFAULT_TIMEOUT, EXIT_GRACE, MAX_NOTES, START_TIMEOUT,
+                               Answer, ChildExchange, Fault, FaultKind, StartError)
+from ..isolation.bwrap import IsolationUnavailable, PortSandbox, python_sandbox, sandbox_for
+from ..isolation.process import READ_SIZE, STDERR_HEAD, STDERR_MAX, STDERR_TAIL
 from .pychild import READY
+
+__all__ = ["DEFAULT_CHUNK", "DEFAULT_STALL", "DEFAULT_TIMEOUT", "EXIT_GRACE", "MAX_NOTES", "READY_LINE", "READ_SIZE",
+           "START_TIMEOUT", "STDERR_HEAD", "STDERR_MAX", "STDERR_TAIL", "Answer", "ChildExchange", "Fault",
+           "FaultKind", "IsolationUnavailable", "PortSandbox", "StartError", "command_port", "python_child_argv", "python_port"]
 
 READY_LINE: bytes = READY
 """The handshake line of the --python child."""
 
-DEFAULT_CHUNK = 1000
-DEFAULT_TIMEOUT = 20.0
-DEFAULT_STALL = 1.0
-MAX_NOTES = 20
-READ_SIZE = 65536
-# bound: STDERR_TAIL = 2000 — bytes of the child's stderr kept to quote in notes
-STDERR_TAIL = 2000
-# bound: STDERR_MAX = 64 MiB — stderr bytes read from one child before the checker stops reading it
-STDERR_MAX = 64 << 20
-# bound: START_TIMEOUT = 60 s — how long a --python child may take to import its function (its handshake)
-START_TIMEOUT = 60.0
-# bound: EXIT_GRACE = 0.5 s — how long a child that exited may leave its stdout held open by a descendant
-EXIT_GRACE = 0.5
-
-
-class FaultKind(str, Enum):
-    """Why the child failed the protocol; the value is the divergence class name in reports."""
-
-    NO_ANSWER = "no_answer"        # the child exited, hung (killed) or was given up on
-    OUTPUT_FLOOD = "output_flood"  # an over-long line, more answers than requests, output after the end
-    NO_EXIT = "no_exit"            # did not exit at end of input, or a descendant held its output open
-    BAD_EXIT = "bad_exit"          # exited with a non-zero code at end of input
-    UNFLUSHED = "unflushed"        # held its answers until end of input (lesser: batch mode copes)
-
-    @property
-    def minor(self) -> bool:
-        return self is FaultKind.UNFLUSHED
-
-
-@dataclass(frozen=True, slots=True)
-class Fault:
-    """A protocol failure: for one case (in place of its answer) or for the whole run."""
-
-    kind: FaultKind
-    detail: str
-
-
-Answer = Union[bytes, Fault]
-"""One answer line (without its newline), or the Fault that stands in for it."""
-
-
-class StartError(ProgexecError):
-    """The child could not be started, or refused to start (its handshake failed)."""
-
-
-@dataclass
-class _Round:
-    """The outcome of one read/write loop."""
-
-    lines: list[bytes]
-    fault: Optional[Fault] = None
-    stalled: bool = False
-
-
-class ChildExchange:
-    """A child process answering request lines, on a leash (see the module docstring).
-
-    ``ready``: a line the child must print before anything else (the ``--python`` child's
-    handshake); a child that exits instead raises :class:`StartError` with its stderr tail.
-    """
-
-    def __init__(self, argv: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT, chunk: int = DEFAULT_CHUNK,
-                 max_line: int = 4096, max_restarts: int = 3, stall: float = DEFAULT_STALL,
-                 cwd: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
-                 ready: Optional[bytes] = None) -> None:
-        if not argv:
-            raise StartError("empty command")
-        self.argv, self.timeout, self.chunk = list(argv), timeout, max(1, chunk)
-        self.max_line, self.max_restarts, self.stall = max(16, max_line), max_restarts, min(stall, timeout)
-        self.cwd, self.env, self.ready = cwd, dict(env) if env is not None else None, ready
-        self.notes: list[str] = []
-        self.faults: list[Fault] = []
-        self.failures = 0
-        self.batch = False
-        self._proc: Optional[subprocess.Popen[bytes]] = None
-        self._pending = b""
-        self._gave_up = False
-        self._inodes: set[int] = set()
-        self._tail = bytearray()
-        self._stderr_read = 0
-        self._stderr_open = False
-
-    # -- life cycle ---------------------------------------------------------------------------
-    def start(self) -> None:
-        """Start the child; :class:`StartError` if it cannot be started or fails its handshake."""
-        try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, cwd=self.cwd, env=self.env, bufsize=0,
-                                    start_new_session=True)
-        except OSError as error:
-            raise StartError(f"cannot start {self.argv[0]}: {error}") from None
-        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        self._proc = proc
-        self._inodes = {os.fstat(stream.fileno()).st_ino for stream in (proc.stdin, proc.stdout, proc.stderr)}
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            os.set_blocking(stream.fileno(), False)
-        self._pending, self._tail, self._stderr_read, self._stderr_open = b"", bytearray(), 0, True
-        if self.ready is not None:
-            self._handshake(self.ready)
-
-    def _handshake(self, ready: bytes) -> None:
-        wait = max(self.timeout, START_TIMEOUT)  # interpreter start-up is not the function hanging
-        result = self._loop(memoryview(b""), 1, to_eof=False, stall=wait, timeout=wait)
-        if result.lines[:1] == [ready.rstrip(b"\n")] and result.fault is None:
-            return
-        self._stop(wait=self.timeout)
-        tail = self.stderr_tail() or (result.fault.detail if result.fault else "no handshake")
-        raise StartError(tail)
-
-    def stderr_tail(self) -> str:
-        """The last bytes the child wrote on stderr (decoded, stripped)."""
-        return bytes(self._tail[-300:]).decode("utf-8", errors="replace").strip()
-
-    def _quote_stderr(self) -> str:
-        tail = self.stderr_tail()
-        return f"; stderr: {tail!r}" if tail else ""
-
-    def note(self, text: str) -> None:
-        if len(self.notes) < MAX_NOTES:
-            self.notes.append(text)
-        elif len(self.notes) == MAX_NOTES:
-            self.notes.append("... further protocol notes left out")
-
-    def _fault(self, kind: FaultKind, detail: str) -> Fault:
-        fault = Fault(kind, detail)
-        if all(f.kind is not kind for f in self.faults):  # the first of each kind explains the run
-            self.faults.append(fault)
-        self.note(detail)
-        return fault
-
-    def close(self) -> None:
-        """End of input: close stdin, let the child exit within the timeout; kill what is left."""
-        if self._proc is None:
-            return
-        result, code = self._finish(0)
-        extra = [line for line in result.lines if line.strip()]
-        if extra and result.fault is None:
-            self._fault(FaultKind.OUTPUT_FLOOD, f"{len(extra)} answer line(s) after the last case")
-        elif result.fault is not None:
-            self._fault(result.fault.kind, result.fault.detail)
-        elif code not in (0, None):
-            self._fault(FaultKind.BAD_EXIT, f"the program exited with code {code} at end of input"
-                                            f"{self._quote_stderr()}")
-
-    def _finish(self, count: int) -> tuple[_Round, Optional[int]]:
-        """Close stdin, read until end of file (``count`` lines allowed), reap the child."""
-        proc = self._proc
-        assert proc is not None and proc.stdin is not None
-        try:
-            proc.stdin.close()
-        except OSError:
-            pass
-        result = self._loop(memoryview(b""), count, to_eof=True)
-        code = self._stop(wait=self.timeout if result.fault is None else 0.0)
-        return result, code
-
-    def _stop(self, wait: float = 0.0) -> Optional[int]:
-        """Reap the child (killed unless it exits within ``wait`` s), kill its group and any pipe holder."""
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return None
-        try:
-            code = proc.wait(timeout=wait) if wait > 0 else proc.poll()
-        except subprocess.TimeoutExpired:
-            code = None
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)  # the group outlives its leader: descendants die here
-        except (ProcessLookupError, PermissionError):
-            pass
-        if code is None:
-            proc.kill()
-            code = proc.wait()
-        held = not self._drained(proc)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
-        if held:
-            _kill_pipe_holders(self._inodes)
-        return code
-
-    def _drained(self, proc: subprocess.Popen[bytes]) -> bool:
-        """True when stdout and stderr reach end of file soon (nobody else holds them open)."""
-        deadline = time.monotonic() + 0.2
-        for stream in (proc.stdout, proc.stderr):
-            if stream is None or stream.closed:
-                continue
-            budget = 4 * READ_SIZE
-            while True:
-                try:
-                    data = os.read(stream.fileno(), READ_SIZE)
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        return False
-                    time.sleep(0.01)
-                    continue
-                except OSError:
-                    break
-                if not data:
-                    break
-                budget -= len(data)
-                if budget < 0:
-                    return False
-        return True
-
-    def kill(self) -> None:
-        """Stop the child now (it is restarted on the next exchange)."""
-        self._stop()
-
-    # -- answering ----------------------------------------------------------------------------
-    def exchange(self, requests: Sequence[bytes]) -> list[Answer]:
-        """One answer per request line (each a single line ending in ``\\n``), in order."""
-        out: list[Answer] = []
-        start = 0
-        while start < len(requests):
-            end = start + self.chunk
-            out.extend(self._answer(requests[start:end]))
-            start = end
-        return out
-
-    def _answer(self, requests: Sequence[bytes]) -> list[Answer]:
-        """Answers for one chunk (in batch mode, one run of a fresh child)."""
-        count = len(requests)
-        if self._gave_up:
-            return [Fault(FaultKind.NO_ANSWER, "not run: the program failed too often")] * count
-        if self._proc is None:
-            self.start()
-        payload = memoryview(b"".join(requests))
-        if self.batch:
-            result = self._loop(payload, count, to_eof=True)
-            code = self._stop(wait=self.timeout if result.fault is None else 0.0)
-        else:
-            result = self._loop(payload, count, to_eof=False)
-            if result.stalled:
-                more, code = self._finish(count - len(result.lines))
-                result = _Round(result.lines + more.lines, more.fault)
-                if result.fault is None and len(result.lines) >= count:
-                    self.batch = True
-                    self._fault(FaultKind.UNFLUSHED,
-                                "the program held its answers until end of input (it does not flush, or starts "
-                                "slowly): switched to batch mode (one run per chunk)")
-        if result.fault is None and len(result.lines) < count:
-            result.fault = Fault(FaultKind.NO_ANSWER,
-                                 f"the program exited with code {code} after {len(result.lines)} of {count} "
-                                 f"answers{self._quote_stderr()}")
-        answers: list[Answer] = list(result.lines[:count])
-        if result.fault is not None:
-            self._fault(result.fault.kind, result.fault.detail)
-            if self._proc is not None:
-                self._stop()
-            if len(answers) < count:
-                self.failures += 1
-                answers += [result.fault] * (count - len(answers))
-                if self.failures > self.max_restarts:
-                    self._gave_up = True
-                    self.note(f"gave up after {self.failures} failures; the remaining cases were not run")
-        return answers
-
-    def _loop(self, payload: memoryview, count: int, to_eof: bool, stall: Optional[float] = None,
-              timeout: Optional[float] = None) -> _Round:
-        """Write ``payload`` while reading answer lines: until ``count`` lines (or end of file).
-
-        Lines beyond those requested so far, a line longer than ``max_line`` or no progress for
-        ``timeout`` seconds end the loop with a Fault. Without ``to_eof``, a fully written payload
-        with no answer for ``stall`` seconds ends it as stalled.
-        """
-        proc = self._proc
-        assert proc is not None and proc.stdout is not None and proc.stderr is not None
-        stall = self.stall if stall is None else stall
-        timeout = self.timeout if timeout is None else timeout
-        buffer, self._pending = self._pending, b""
-        lines: list[bytes] = []
-        total = len(payload)
-        written = 0
-        allowed = count if to_eof or not total else 0  # answer lines the child may have sent so far
-        selector = selectors.DefaultSelector()
-        selector.register(proc.stdout, selectors.EVENT_READ)
-        if self._stderr_open:
-            selector.register(proc.stderr, selectors.EVENT_READ)
-        writing = total > 0 and proc.stdin is not None and not proc.stdin.closed
-        if writing:
-            assert proc.stdin is not None
-            selector.register(proc.stdin, selectors.EVENT_WRITE)
-        progress = time.monotonic()
-        exited_at: Optional[float] = None
-        try:
-            while True:
-                if not to_eof and len(lines) >= count:
-                    break
-                now = time.monotonic()
-                if now - progress >= timeout:
-                    return _Round(lines, Fault(FaultKind.NO_ANSWER if not to_eof or count else FaultKind.NO_EXIT,
-                                               f"no progress for {timeout:g}s ({len(lines)} of {count} answers"
-                                               f"{' after end of input' if to_eof else ' in this chunk'}): "
-                                               f"the program hangs; killed{self._quote_stderr()}"))
-                if not to_eof and not writing and now - progress >= stall:
-                    self._pending = buffer
-                    return _Round(lines, stalled=True)
-                limit = timeout if writing or to_eof else stall
-                wait = max(0.0, progress + limit - now)
-                if to_eof:
-                    wait = min(wait, 0.05)
-                    if exited_at is None and proc.poll() is not None:
-                        exited_at = now
-                    if exited_at is not None and now - exited_at > EXIT_GRACE:
-                        return _Round(lines, Fault(FaultKind.NO_EXIT,
-                                                   "the program exited but a process it started still holds "
-                                                   "its output open; killed"))
-                for key, _ in selector.select(wait):
-                    if key.fileobj is proc.stderr:
-                        if not self._read_stderr(proc):
-                            selector.unregister(proc.stderr)
-                        continue
-                    if key.fileobj is proc.stdout:
-                        try:
-                            data = os.read(proc.stdout.fileno(), READ_SIZE)
-                        except BlockingIOError:
-                            continue
-                        if not data:
-                            if buffer.strip():
-                                lines.append(buffer)
-                            if to_eof:
-                                return _Round(lines)
-                            code = proc.wait()
-                            return _Round(lines, Fault(FaultKind.NO_ANSWER,
-                                                       f"the program exited with code {code} after {len(lines)} "
-                                                       f"of {count} answers in this chunk{self._quote_stderr()}"))
-                        buffer += data
-                        if b"\n" in data:
-                            *complete, buffer = buffer.split(b"\n")
-                            if to_eof and not count:  # after the last case: blank lines are harmless
-                                complete = [line for line in complete if line.strip()]
-                            before = len(lines)
-                            lines.extend(complete)
-                            if len(lines) > allowed:
-                                return _Round(lines[:allowed], Fault(
-                                    FaultKind.OUTPUT_FLOOD,
-                                    f"{len(lines)} answer lines for {allowed} cases sent so far: "
-                                    f"the program floods its output; killed"))
-                            if any(len(line) > self.max_line for line in complete):
-                                return _Round(lines, Fault(FaultKind.OUTPUT_FLOOD,
-                                                           f"an answer line longer than {self.max_line} bytes; killed"))
-                            if len(lines) > before:
-                                progress = time.monotonic()
-                        if len(buffer) > self.max_line:
-                            return _Round(lines, Fault(FaultKind.OUTPUT_FLOOD,
-                                                       f"an answer line longer than {self.max_line} bytes "
-                                                       f"(no newline); killed"))
-                    elif writing:
-                        assert proc.stdin is not None
-                        try:
-                            sent = os.write(proc.stdin.fileno(), payload[written:written + READ_SIZE])
-                        except BlockingIOError:
-                            continue
-                        except (BrokenPipeError, ConnectionResetError):
-                            sent = total - written  # the child is gone; reading will tell how
-                        allowed += payload[written:written + sent].tobytes().count(b"\n")
-                        written += sent
-                        progress = time.monotonic()
-                        if written >= total:
-                            selector.unregister(proc.stdin)
-                            writing = False
-                            if to_eof:
-                                proc.stdin.close()
-        finally:
-            selector.close()
-        self._pending = buffer  # a partial line only: more complete lines than allowed is a flood
-        return _Round(lines)
-
-    def _read_stderr(self, proc: subprocess.Popen[bytes]) -> bool:
-        """Keep a bounded tail of stderr; False once it is closed or no longer read."""
-        assert proc.stderr is not None
-        try:
-            data = os.read(proc.stderr.fileno(), READ_SIZE)
-        except BlockingIOError:
-            return True
-        if not data:
-            self._stderr_open = False
-            return False
-        self._stderr_read += len(data)
-        self._tail += data
-        del self._tail[:-STDERR_TAIL]
-        if self._stderr_read > STDERR_MAX:
-            self._stderr_open = False
-            self.note(f"the program wrote more than {STDERR_MAX >> 20} MiB on stderr; no longer read")
-            return False
-        return True
-
-
-def _kill_pipe_holders(inodes: set[int]) -> int:
-    """SIGKILL every process (but this one) holding one of the pipes; how many (Linux ``/proc`` only)."""
-    me, killed = os.getpid(), 0
-    try:
-        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
-    except OSError:
-        return 0
-    for pid in pids:
-        if pid == me:
-            continue
-        try:
-            fds = os.listdir(f"/proc/{pid}/fd")
-        except OSError:
-            continue
-        for fd in fds:
-            try:
-                link = os.readlink(f"/proc/{pid}/fd/{fd}")
-            except OSError:
-                continue
-            if link.startswith("pipe:[") and int(link[6:-1]) in inodes:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                    killed += 1
-                except OSError:
-                    pass
-                break
-    return killed
-
 
 def python_child_argv(protocol: str, spec: str) -> list[str]:
     """The command that runs ``MODULE:FUNC`` in a child behind ``protocol`` (see :mod:`.pychild`)."""
-    import sys
-    from pathlib import Path
-
     return [sys.executable, str(Path(__file__).with_name("pychild.py")), protocol, spec]
+
+
+def command_port(argv: Sequence[str], isolate: bool = False,
+                 cwd: Optional[str] = None) -> tuple[list[str], Optional[PortSandbox]]:
+    """A ``--cmd`` port's command line, and its sandbox under ``--isolate`` (see :func:`~progexec.isolation.bwrap.sandbox_for`)."""
+    if not isolate:
+        return list(argv), None
+    return sandbox_for(argv, cwd)
+
+
+def python_port(protocol: str, spec: str, isolate: bool = False,
+                cwd: Optional[str] = None) -> tuple[list[str], Optional[PortSandbox]]:
+    """A ``--python MODULE:FUNC`` port's command line, and its sandbox under ``--isolate``.
+
+    In the sandbox the function's module is found in the working directory (the port's own
+    directory, read-only) and the allowed third-party packages (numpy, scipy) are importable.
+    """
+    if not isolate:
+        return python_child_argv(protocol, spec), None
+    return python_sandbox(str(Path(__file__).with_name("pychild.py")), [protocol, spec], cwd)

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Optional
 
 from .divergence import Divergence, Failure
-from .engine import DEFAULT_CHUNK, DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, python_child_argv
+from .report import PortFault, port_fault
+from .engine import DEFAULT_CHUNK, DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, PortSandbox, python_port
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_TIMEOUT", "ExternalRounder", "parse_answer"]
 
@@ -44,20 +45,33 @@ def to_failure(fault: Fault) -> Failure:
     return Failure(Divergence(fault.kind.value), fault.detail)
 
 
+def case_label(request: bytes) -> str:
+    """A request line ``<x.hex()> <ndigits>`` as the call it asks for: ``round(2.675, 2)``."""
+    hex_x, ndigits = request.split()
+    return f"round({float.fromhex(hex_x.decode('ascii'))!r}, {int(ndigits)})"
+
+
+def port_faults(faults: Sequence[Fault]) -> list[PortFault]:
+    """The leash's faults as the report shows them (class, case, exit status, stderr)."""
+    return [port_fault(fault, fault.kind.value, Divergence(fault.kind.value).minor, case_label) for fault in faults]
+
+
 class ExternalRounder:
     """An answerer backed by a child process: an external program, or ``--python`` in a child."""
 
     def __init__(self, argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT, chunk: int = DEFAULT_CHUNK,
                  max_restarts: int = 3, stall: float = 1.0, cwd: Optional[str] = None,
-                 python: bool = False) -> None:
+                 python: bool = False, sandbox: Optional[PortSandbox] = None) -> None:
         self.engine = ChildExchange(argv, timeout=timeout, chunk=chunk, max_line=ANSWER_LINE_MAX,
                                     max_restarts=max_restarts, stall=stall, cwd=cwd,
-                                    ready=READY_LINE if python else None)
+                                    ready=READY_LINE if python else None, sandbox=sandbox)
 
     @classmethod
-    def python(cls, spec: str, timeout: float = DEFAULT_TIMEOUT, chunk: int = DEFAULT_CHUNK) -> ExternalRounder:
-        """``MODULE:FUNC`` run in a child process (see :mod:`.pychild`)."""
-        return cls(python_child_argv("rounder", spec), timeout=timeout, chunk=chunk, python=True)
+    def python(cls, spec: str, timeout: float = DEFAULT_TIMEOUT, chunk: int = DEFAULT_CHUNK,
+               isolate: bool = False, cwd: Optional[str] = None) -> ExternalRounder:
+        """``MODULE:FUNC`` run in a child process (see :mod:`.pychild`), in the sandbox with ``isolate``."""
+        argv, sandbox = python_port("rounder", spec, isolate, cwd)
+        return cls(argv, timeout=timeout, chunk=chunk, python=True, sandbox=sandbox)
 
     @property
     def notes(self) -> list[str]:
@@ -66,6 +80,10 @@ class ExternalRounder:
     @property
     def faults(self) -> list[Fault]:
         return self.engine.faults
+
+    def report_faults(self) -> list[PortFault]:
+        """The run's protocol failures as a report shows them."""
+        return port_faults(self.engine.faults)
 
     @property
     def batch(self) -> bool:

@@ -1,19 +1,18 @@
 """Reporters for a :class:`~progexec.checker.check.CheckReport`: text, JSON and JUnit XML.
 
-All three read the same report model and are deterministic (sorted keys, no timestamps).
+All three read the same report model, are deterministic (no timestamps) and are built from
+the pieces :mod:`.report` shares with check-evaluator's reporters.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
-from xml.etree import ElementTree
 
 from .check import CheckReport, Counterexample
 from .divergence import Divergence
+from .report import JUnit, class_lines, dumps, families_json, family_lines, fault_lines, unanswered_note
+from ..records import FORMAT_VERSION  # the one version of every output (its change log is there)
 
-FORMAT_VERSION = 1
-"""Version of the ``--json`` object; raised when a field changes meaning or disappears."""
 
 
 def as_json(report: CheckReport, allow_sign_of_zero: bool = False) -> dict[str, Any]:
@@ -25,21 +24,23 @@ def as_json(report: CheckReport, allow_sign_of_zero: bool = False) -> dict[str, 
         "digits": report.digits,
         "cases": report.cases,
         "divergent": report.divergent,
+        "unanswered": report.unanswered,
         "divergent_major": report.divergent_major,
         "passed": report.passed(allow_sign_of_zero),
-        "by_family": {family: {"cases": counts[0], "divergent": counts[1]}
-                      for family, counts in sorted(report.by_family.items())},
+        "by_family": families_json(report.by_family),
         "by_class": {kind: report.by_class[kind] for kind in sorted(report.by_class)},
         "classes": {kind: Divergence(kind).explain for kind in sorted(report.by_class)},
         "counterexamples": [example.as_dict() for example in report.counterexamples],
         "search": report.search.as_dict() if report.search is not None else None,
         "protocol": list(report.protocol),
-        "faults": [{"class": kind.value, "detail": detail, "lesser": kind.minor} for kind, detail in report.faults],
+        "faults": [fault.as_dict() for fault in report.faults],
     }
 
 
-def dumps_json(report: CheckReport, allow_sign_of_zero: bool = False) -> str:
-    return json.dumps(as_json(report, allow_sign_of_zero), indent=2, sort_keys=False, ensure_ascii=False)
+def dumps_json(report: CheckReport, allow_sign_of_zero: bool = False, meta: dict[str, Any] | None = None) -> str:
+    """The ``--json`` text; ``meta`` (:func:`progexec.meta.run_meta`) first when given."""
+    document = as_json(report, allow_sign_of_zero)
+    return dumps({"meta": meta, **document} if meta is not None else document)
 
 
 def _example_line(example: Counterexample) -> str:
@@ -63,23 +64,16 @@ def as_text(report: CheckReport, allow_sign_of_zero: bool = False, examples: int
     """A human summary: verdict, classes, families with divergences, a few counterexamples."""
     verdict = "PASS" if report.passed(allow_sign_of_zero) else "FAIL"
     lines = [f"{verdict} {report.rounder}: {report.cases:,} cases (seed {report.seed}, ndigits {report.digits}), "
-             f"{report.divergent:,} divergent"]
-    for kind in sorted(report.by_class, key=lambda k: (-report.by_class[k], k)):
-        minor = " (lesser)" if Divergence(kind).minor else ""
-        lines.append(f"  {report.by_class[kind]:>9,}  {kind}{minor}: {Divergence(kind).explain}")
-    failing = [(family, counts) for family, counts in sorted(report.by_family.items()) if counts[1]]
-    if failing:
-        lines.append("by family (divergent / cases):")
-        lines += [f"  {family:<14} {counts[1]:>9,} / {counts[0]:,}" for family, counts in failing]
+             f"{report.divergent:,} divergent{unanswered_note(report.unanswered)}"]
+    lines += class_lines(report.by_class, lambda k: Divergence(k).explain, lambda k: Divergence(k).minor, 9)
+    lines += family_lines(report.by_family, 14)
     if report.counterexamples:
         lines.append("first counterexamples:")
         lines += [_example_line(example) for example in varied(report.counterexamples, examples)]
     if report.search is not None:
         lines.append("simplest counterexample found by the search:")
         lines.append(_example_line(report.search))
-    if report.faults:
-        lines.append("protocol failures of the program:")
-        lines += [f"  [{kind.value}]{' (lesser)' if kind.minor else ''} {detail}" for kind, detail in report.faults]
+    lines += fault_lines("protocol failures of the program:", report.faults)
     if report.protocol:
         lines.append("external program:")
         lines += [f"  {note}" for note in report.protocol]
@@ -87,37 +81,15 @@ def as_text(report: CheckReport, allow_sign_of_zero: bool = False, examples: int
 
 
 def as_junit(report: CheckReport, allow_sign_of_zero: bool = False) -> str:
-    """JUnit XML: one test case per family (a failure lists its counterexamples), plus the search."""
-    suite = ElementTree.Element("testsuite", name=f"progexec.check-rounder {report.rounder}")
-    tests = failures = 0
+    """JUnit XML: one test case per family (a failure lists its counterexamples), plus the search and protocol."""
+    junit = JUnit(f"progexec.check-rounder {report.rounder}", "progexec.check_rounder")
     for family, (cases, divergent) in sorted(report.by_family.items()):
-        tests += 1
-        case = ElementTree.SubElement(suite, "testcase", classname="progexec.check_rounder", name=family)
-        ElementTree.SubElement(case, "system-out").text = f"{cases} cases"
         minor_only = allow_sign_of_zero and all(
             c.divergence.minor for c in report.counterexamples if c.family.value == family)
-        if divergent and not minor_only:
-            failures += 1
-            shown = [_example_line(c) for c in report.counterexamples if c.family.value == family]
-            failure = ElementTree.SubElement(case, "failure", type="divergence",
-                                             message=f"{divergent} of {cases} cases differ from CPython round")
-            failure.text = "\n".join(shown)
+        shown = [_example_line(c) for c in report.counterexamples if c.family.value == family]
+        junit.case(family, f"{cases} cases", ("divergence", f"{divergent} of {cases} cases differ from CPython round",
+                                              "\n".join(shown)) if divergent and not minor_only else None)
     if report.search is not None:
-        tests += 1
-        failures += 1
-        case = ElementTree.SubElement(suite, "testcase", classname="progexec.check_rounder", name="search")
-        ElementTree.SubElement(case, "failure", type="divergence",
-                               message="hypothesis found a counterexample").text = _example_line(report.search)
-    if report.failing_faults:
-        tests += 1
-        failures += 1
-        case = ElementTree.SubElement(suite, "testcase", classname="progexec.check_rounder", name="protocol")
-        ElementTree.SubElement(case, "failure", type="protocol", message="the program broke the protocol").text = \
-            "\n".join(f"[{kind.value}] {detail}" for kind, detail in report.failing_faults)
-    if report.protocol:
-        ElementTree.SubElement(suite, "system-err").text = "\n".join(report.protocol)
-    suite.set("tests", str(tests))
-    suite.set("failures", str(failures))
-    suite.set("errors", "0")
-    ElementTree.indent(suite)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suite, encoding="unicode") + "\n"
+        junit.case("search", failure=("divergence", "hypothesis found a counterexample", _example_line(report.search)))
+    junit.faults(report.failing_faults, "the program broke the protocol")
+    return junit.text(report.protocol)

@@ -9,7 +9,8 @@ a dead or hung child ``no_answer``. The real stdin/stdout are moved to private d
 first; the function's own prints go to stderr.
 
 Protocols: ``rounder`` (``<x.hex()> <ndigits>`` in, ``float.hex()`` out), ``evaluator``
-(a case JSON line in, ``FUNC(program, table, dialect)`` called, ``{"id", "valid", "value"}``
+(a case JSON line in, ``FUNC(program, table, dialect)`` called — ``FUNC(program, table)`` when it takes
+exactly two positional parameters, as the official ``eval_program`` does — ``{"id", "valid", "value"}``
 out) and ``flat`` (``FUNC(ops, arg1_kind, ..., n_steps)`` called, the contract's five fields
 out). A failure answer is ``!<kind> <detail>`` (rounder) or ``{"id", "error", "detail"}``.
 """
@@ -17,6 +18,7 @@ out). A failure answer is ``!<kind> <detail>`` (rounder) or ``{"id", "error", "d
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import math
 import os
@@ -103,12 +105,31 @@ def _value(value: Any) -> tuple[Any, str | None]:
     return (number, None) if number is not None else (None, describe(value))
 
 
+def takes_dialect(func: Callable[..., Any]) -> bool:
+    """False when ``func`` takes exactly two positional parameters, as the official ``eval_program(program, table)``
+    does: it is then called without the dialect, unchanged. Anything else (or no signature) gets three."""
+    try:
+        parameters = list(inspect.signature(func).parameters.values())
+    except BaseException:  # no signature (a builtin), or a hostile __signature__
+        return True
+    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
+        return True
+    positional = [p for p in parameters
+                  if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    return len(positional) != 2
+
+
 def evaluator(func: Callable[..., Any]) -> Callable[[bytes], bytes]:
+    with_dialect = takes_dialect(func)
+
     def answer(line: bytes) -> bytes:
         case = json.loads(line)
         ident = case.get("id")
         try:
-            result = func(case["program"], case["table"], case["dialect"])
+            if with_dialect:
+                result = func(case["program"], case["table"], case["dialect"])
+            else:
+                result = func(case["program"], case["table"])
         except BaseException as exc:
             return _dump({"id": ident, "error": "exception", "detail": _error(exc)})
         try:

@@ -7,16 +7,18 @@ Each subcommand module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import io
 import os
+import re
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from ..limits import limit_help, using
-from .common import EXIT_USAGE, UsageError, internal_error, limits_from
+from .common import EXIT_USAGE, UsageError, internal_error, limits_from, take_written
 
 COMMAND_MODULES: dict[str, str] = {
     "run": "run_cmd", "exec": "exec_cmd", "report": "report_cmd", "score": "score_cmd",
@@ -24,6 +26,7 @@ COMMAND_MODULES: dict[str, str] = {
     "check-evaluator": "check_evaluator_cmd", "conformance": "conformance_cmd", "reward": "reward_cmd",
     "serve": "serve_cmd",
     "rows": "rows_cmd",
+    "check-reward": "check_reward_cmd",
 }
 """Subcommand name -> its module, in help order. A command line that names its command imports only that
 module (a tenth of a second or more saved on every run); ``progexec --help`` imports them all."""
@@ -55,17 +58,52 @@ def _named_command(argv: Sequence[str]) -> str | None:
 DEFAULT_EXIT_CODES = "exit codes: 0 ok, 1 divergence or mismatch found, 2 usage or input error, 3 internal error"
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+class Parser(argparse.ArgumentParser):
+    """argparse with a suggestion for a misspelled option, command or choice (``did you mean '--out'?``);
+    ``commands`` maps each subcommand name to its parser."""
+
+    commands: dict[str, argparse.ArgumentParser]
+
+    def error(self, message: str) -> NoReturn:
+        super().error(message + _hint(self, message))
+
+
+_WORDS: list[str] = []
+"""The command line being parsed (an error about a missing option may come from a misspelled one)."""
+
+
+def _hint(parser: argparse.ArgumentParser, message: str) -> str:
+    """``"; did you mean 'X'?"`` for the first misspelled option of the command line, or the invalid
+    choice named in ``message``."""
+    choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if choice is not None:
+        known = re.findall(r"'([^']*)'", choice.group(2)) or [word.strip() for word in choice.group(2).split(",")]
+        close = difflib.get_close_matches(choice.group(1), known, n=1)
+        if close:
+            return f"; did you mean {close[0]!r}?"
+    known = [option for action in parser._actions for option in action.option_strings]
+    words = message.split(": ", 1)[1].split() if message.startswith("unrecognized arguments: ") else _WORDS
+    for word in words:
+        name = word.split("=")[0]
+        if not word.startswith("-") or name in known or any(option.startswith(name) for option in known):
+            continue  # an option of this command, or an abbreviation argparse accepts
+        if close := difflib.get_close_matches(name, known, n=1):
+            return f"; did you mean {close[0]!r}?"
+    return ""
+
+
+def build_parser(only: str | None = None) -> Parser:
     """The whole command line; ``only`` builds just that subcommand (the others are then not importable)."""
     from .. import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="progexec",
         description="Execute, check and score FinQA-family programs exactly as the official evaluators do.",
         epilog=DEFAULT_EXIT_CODES)
     parser.add_argument("--version", action="version", version=f"progexec {__version__}")
     parser.add_argument("--debug", action="store_true", help="show a full traceback on an internal error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.commands = {}
     for module in _commands(only):
         for name in getattr(module, "NAMES", (module.NAME,)):
             codes = getattr(module, "EXIT_CODES", DEFAULT_EXIT_CODES)
@@ -76,15 +114,20 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             module.add_arguments(command)
             command.add_argument("--limit", action="append", metavar="NAME=VALUE", help=limit_help())
             command.set_defaults(handler=module.run, command_name=name)
+            parser.commands[name] = command
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code (0 ok, 1 divergence found, 2 usage or input error)."""
     words = list(sys.argv[1:] if argv is None else argv)
+    _WORDS[:] = words
     parser = build_parser(_named_command(words))
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        if extras:  # the command's own parser names them, with a suggestion from its options
+            parser.commands.get(getattr(args, "command_name", ""), parser).error(
+                f"unrecognized arguments: {' '.join(extras)}")
     except SystemExit as exit_:
         return int(exit_.code) if isinstance(exit_.code, int) else EXIT_USAGE
     args.argv = list(sys.argv[1:] if argv is None else argv)
@@ -92,9 +135,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     guard = PipeGuard.install()
+    take_written()
     try:
         with using(limits_from(args)):  # every command runs under its --limit bounds
-            return int(args.handler(args))
+            code = int(args.handler(args))
+        for path in take_written():  # every file a command wrote is named on stderr
+            print(f"progexec {args.command_name}: wrote {path}", file=sys.stderr)
+        return code
     except UsageError as error:
         print(f"progexec {args.command_name}: error: {error}", file=sys.stderr)
         return EXIT_USAGE

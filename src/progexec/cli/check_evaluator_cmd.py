@@ -8,19 +8,24 @@ a ``--python`` function that cannot be imported).
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 from pathlib import Path
+from typing import Any
 
-from ..checker.engine import DEFAULT_TIMEOUT, StartError
+from ..checker.engine import DEFAULT_TIMEOUT, IsolationUnavailable, StartError, command_port
 from ..checker.evaluator.cases import SUITES
 from ..checker.evaluator.check import DEFAULT_CHUNK, ChildEvaluator, EvalReport, run_evaluator_check
-from ..checker.evaluator.output import as_junit, as_text, dumps_json
+from ..checker.evaluator.output import as_json, as_junit, as_text
 from ..checker.evaluator.pipeline import run_pipelined
 from ..checker.evaluator.protocol import Protocol
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options, json_document, note_written
 
 NAME = "check-evaluator"
 HELP = "check a FinQA evaluator port (an external program or a Python function) against the official answers"
+EXIT_CODES = ("exit codes: 0 no case diverges (lesser classes aside, unless --strict), 1 some case diverges or "
+              "the port broke the protocol, 2 usage error (bad arguments, a command that cannot start, a "
+              "--python function that cannot be imported)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="number of cases (default: the whole suite; fewer: a share of every family)")
     parser.add_argument("--strict", action="store_true",
                         help="also fail on the lesser classes (libm_pow, sign_of_zero, unflushed)")
+    parser.add_argument("--isolate", action="store_true",
+                        help="run the port inside the bubblewrap sandbox: no network, the host's files hidden except "
+                             "its own directory, read-only (see docs/check-evaluator.md)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"seconds without progress before the port counts as hung and is killed "
                              f"(default {DEFAULT_TIMEOUT:g})")
@@ -56,7 +64,8 @@ def _port(args: argparse.Namespace, protocol: Protocol) -> tuple[ChildEvaluator,
         module, sep, func = args.python.partition(":")
         if not sep or not module or not func:
             raise UsageError(f"--python wants MODULE:FUNC, not {args.python!r}")
-        port, name = ChildEvaluator.python(args.python, protocol, args.timeout, args.chunk), args.python
+        port = ChildEvaluator.python(args.python, protocol, args.timeout, args.chunk, isolate=args.isolate)
+        name = args.python
     else:
         try:
             argv = shlex.split(args.cmd)
@@ -64,10 +73,11 @@ def _port(args: argparse.Namespace, protocol: Protocol) -> tuple[ChildEvaluator,
             raise UsageError(f"bad --cmd: {error}") from None
         if not argv:
             raise UsageError("--cmd is empty")
-        port, name = ChildEvaluator(argv, protocol, args.timeout, args.chunk), args.cmd
+        argv, sandbox = command_port(argv, args.isolate)
+        port, name = ChildEvaluator(argv, protocol, args.timeout, args.chunk, sandbox=sandbox), args.cmd
     try:
         port.start()
-    except StartError as error:
+    except (StartError, IsolationUnavailable) as error:
         raise UsageError(f"cannot start {name}: {error}") from None
     return port, name
 
@@ -111,8 +121,15 @@ def _emit(report: EvalReport, args: argparse.Namespace) -> int:
         try:
             Path(args.junit).parent.mkdir(parents=True, exist_ok=True)
             Path(args.junit).write_text(as_junit(report, args.strict), encoding="utf-8")
+            note_written(args.junit)
         except OSError as error:
             raise UsageError(f"cannot write {args.junit}: {error}") from None
     code = EXIT_OK if report.passed(args.strict) else EXIT_DIVERGENCE
-    print(dumps_json(report, args.strict) if args.json else as_text(report, args.strict))  # main() guards stdout
+    print(_json(report, args) if args.json else as_text(report, args.strict))  # main() guards stdout
     return code
+
+
+def _json(report: Any, args: argparse.Namespace) -> str:
+    """The ``--json`` document: ``format_version`` (the one of :mod:`progexec.records`), ``meta``, the report."""
+    body = {key: value for key, value in as_json(report, args.strict).items() if key != "format_version"}
+    return json.dumps(json_document(args, [], body), indent=2, ensure_ascii=False)

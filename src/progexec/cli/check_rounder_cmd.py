@@ -7,24 +7,26 @@ function that cannot be imported, a command that cannot be started).
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 from pathlib import Path
 from typing import Any
 
 from ..checker.cases import DEFAULT_CASES, DigitsPlan
 from ..checker.check import Answerer, CheckReport, run_check
-from ..checker.divergence import Divergence
-from ..checker.engine import StartError
+from ..checker.engine import IsolationUnavailable, StartError, command_port
 from ..checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
-from ..checker.output import as_junit, as_text, dumps_json
+from ..checker.output import as_json, as_junit, as_text
 from ..errors import ProgexecError
 from ..parallel import Engine, ParallelOptions
 from ..parallel_check import run_check_parallel, spec_from_args
 from .parallel_args import add_parallel_arguments, parallel_options
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options, json_document, note_written
 
 NAME = "check-rounder"
 HELP = "check a rounder (a Python function or an external program) against CPython round, bit for bit"
+EXIT_CODES = ("exit codes: 0 no case diverges, 1 some case diverges, 2 usage error (bad arguments, a module or "
+              "function that cannot be imported, a command that cannot be started)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also let hypothesis search for the simplest counterexample (default 2000 examples)")
     parser.add_argument("--examples", type=int, default=20, metavar="N",
                         help="counterexamples to keep (default 20, plus the first of every class and family)")
+    parser.add_argument("--isolate", action="store_true",
+                        help="run the rounder inside the bubblewrap sandbox: no network, the host's files hidden "
+                             "except its own directory, read-only (see docs/check-rounder.md)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"seconds without progress before the rounder counts as hung (default {DEFAULT_TIMEOUT:g}); "
                              "the rounder's process group is then killed")
@@ -61,7 +66,7 @@ def _answerer(args: argparse.Namespace) -> tuple[Answerer, str, ExternalRounder]
         module, sep, func = args.python.partition(":")
         if not sep or not module or not func:
             raise UsageError(f"--python wants MODULE:FUNC, not {args.python!r}")
-        external = ExternalRounder.python(args.python, timeout=args.timeout, chunk=args.chunk)
+        external = ExternalRounder.python(args.python, timeout=args.timeout, chunk=args.chunk, isolate=args.isolate)
         name = args.python
     else:
         try:
@@ -70,11 +75,12 @@ def _answerer(args: argparse.Namespace) -> tuple[Answerer, str, ExternalRounder]
             raise UsageError(f"bad --cmd: {error}") from None
         if not argv:
             raise UsageError("--cmd is empty")
-        external = ExternalRounder(argv, timeout=args.timeout, chunk=args.chunk)
+        argv, sandbox = command_port(argv, args.isolate)
+        external = ExternalRounder(argv, timeout=args.timeout, chunk=args.chunk, sandbox=sandbox)
         name = args.cmd
     try:
         external.start()
-    except StartError as error:
+    except (StartError, IsolationUnavailable) as error:
         raise UsageError(f"cannot start {name}: {error}") from None
     return external, name, external
 
@@ -103,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         external.close()
     report.protocol = list(external.notes)
-    report.faults = [(Divergence(fault.kind.value), fault.detail) for fault in external.faults]
+    report.faults = external.report_faults()
     return _emit(report, args)
 
 
@@ -115,7 +121,7 @@ def _run_parallel(args: argparse.Namespace, plan: DigitsPlan, options: ParallelO
         argv = shlex.split(args.cmd) if args.cmd else None
     except ValueError as error:
         raise UsageError(f"bad --cmd: {error}") from None
-    spec = spec_from_args(args.python, argv, args.timeout, args.chunk)
+    spec = spec_from_args(args.python, argv, args.timeout, args.chunk, args.isolate)
     progress = Progress(args.cases, "check-rounder", args.progress)
     try:
         report = run_check_parallel(spec, args.python or args.cmd, options, args.cases, args.seed, plan,
@@ -141,8 +147,15 @@ def _emit(report: CheckReport, args: argparse.Namespace) -> int:
         try:
             Path(args.junit).parent.mkdir(parents=True, exist_ok=True)
             Path(args.junit).write_text(as_junit(report, args.allow_sign_of_zero), encoding="utf-8")
+            note_written(args.junit)
         except OSError as error:
             raise UsageError(f"cannot write {args.junit}: {error}") from None
     code = EXIT_OK if report.passed(args.allow_sign_of_zero) else EXIT_DIVERGENCE
-    print(dumps_json(report, args.allow_sign_of_zero) if args.json else as_text(report, args.allow_sign_of_zero))  # main() guards stdout
+    print(_json(report, args) if args.json else as_text(report, args.allow_sign_of_zero))  # main() guards stdout
     return code
+
+
+def _json(report: Any, args: argparse.Namespace) -> str:
+    """The ``--json`` document: ``format_version`` (the one of :mod:`progexec.records`), ``meta``, the report."""
+    body = {key: value for key, value in as_json(report, args.allow_sign_of_zero).items() if key != "format_version"}
+    return json.dumps(json_document(args, [], body), indent=2, ensure_ascii=False)

@@ -9,10 +9,10 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..errors import ProgexecError
-from ..limits import LimitError, Limits, from_assignments
+from ..limits import LimitError, Limits, current, from_assignments
 
 EXIT_OK = 0
 EXIT_DIVERGENCE = 1
@@ -30,15 +30,32 @@ def internal_error(error: BaseException) -> int:
     return EXIT_INTERNAL
 
 
+_WRITTEN: list[str] = []
+
+
+def note_written(path: str | Path) -> None:
+    """Record a file the command wrote: ``main`` names it on stderr when the command ends."""
+    _WRITTEN.append(str(path))
+
+
+def take_written() -> list[str]:
+    """The files recorded since the last call (and forget them)."""
+    paths = list(_WRITTEN)
+    _WRITTEN.clear()
+    return paths
+
+
 def open_output(path: str | None) -> TextIO:
-    """``--out FILE`` or standard output."""
+    """``--out FILE`` (recorded with :func:`note_written`) or standard output."""
     if path is None or path == "-":
         return sys.stdout
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        return open(path, "w", encoding="utf-8", newline="\n")
+        handle = open(path, "w", encoding="utf-8", newline="\n")
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error}") from None
+    note_written(path)
+    return handle
 
 
 class Progress:
@@ -118,3 +135,57 @@ def limits_from(args: argparse.Namespace) -> Limits:
 def progress_for(args: argparse.Namespace, total: int | None, label: str) -> Progress:
     """A Progress line honouring ``--no-progress``."""
     return Progress(total, label, False if getattr(args, "no_progress", False) else None)
+
+
+OUTPUT_OPTIONS = ("--out", "--items", "--summary", "--junit", "--jobs", "-j", "--engine", "--ray-address",
+                  "--chunk-size")
+"""Options (with a value) that say where output goes or how the work is spread, never what it gives: left out
+of ``meta.arguments``, so that two runs writing elsewhere or on more processes give the same bytes."""
+QUIET_FLAGS = ("--no-progress", "--progress", "--quiet", "--debug")
+"""Flags that change nothing in a JSON output, left out of ``meta.arguments`` too."""
+
+
+def reproducible_arguments(argv: Sequence[str] | None) -> list[str] | None:
+    """The command line less :data:`OUTPUT_OPTIONS` (and their values) and :data:`QUIET_FLAGS`."""
+    if argv is None:
+        return None
+    kept: list[str] = []
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in OUTPUT_OPTIONS:
+            skip = True
+        elif word not in QUIET_FLAGS and not word.startswith(tuple(f"{option}=" for option in OUTPUT_OPTIONS)):
+            kept.append(word)
+    return kept
+
+
+def command_meta(args: argparse.Namespace, inputs: Sequence[str]) -> dict[str, Any]:
+    """The ``meta`` of a command's JSON output: progexec, Python, the arguments (less where the output goes),
+    each input's SHA-256, the limits."""
+    from ..meta import run_meta
+
+    return run_meta(list(inputs), reproducible_arguments(getattr(args, "argv", None)), current())
+
+
+def json_document(args: argparse.Namespace, inputs: Sequence[str], body: dict[str, Any]) -> dict[str, Any]:
+    """A command's JSON document: ``format_version``, ``meta``, then ``body``."""
+    from ..records import document
+
+    return document(body, command_meta(args, inputs))
+
+
+def write_summary(args: argparse.Namespace, inputs: Sequence[str], body: dict[str, Any]) -> None:
+    """``--summary FILE``: the run's summary as one JSON document (the JSON Lines output stays one record per item)."""
+    path = getattr(args, "summary", None)
+    if not path:
+        return
+    from ..records import dumps
+
+    out = open_output(path)
+    try:
+        out.write(dumps(json_document(args, inputs, body)) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()

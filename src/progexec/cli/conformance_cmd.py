@@ -10,17 +10,20 @@ from pathlib import Path
 
 from ..checker.evaluator.cases import SUITES
 from ..checker.evaluator.conformance import export
-from .common import EXIT_OK, UsageError
+from .common import EXIT_OK, UsageError, note_written
 
 NAME = "conformance"
 HELP = "export the FinQA evaluator conformance suite (JSON Lines and a decTest-style text form) for ports"
+EXIT_CODES = ("exit codes: 0 the files are written, 2 usage error (bad arguments, a directory that cannot be "
+              "written)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     command = actions.add_parser("export", help="write the suite into DIR", description="write the suite into DIR")
     command.add_argument("directory", metavar="DIR", help="output directory (created if missing)")
-    command.add_argument("--suite", choices=sorted(SUITES), default="all", help="which suite (default all)")
+    command.add_argument("--suite", choices=sorted(SUITES) + ["reward"], default="all",
+                         help="which suite (default all; reward: check-reward's cases, reward.jsonl)")
     command.add_argument("--cases", type=int, metavar="N", help="number of cases (default: the whole suite)")
     command.add_argument("--seed", type=int, default=0, metavar="S", help="suite seed (default 0)")
 
@@ -29,9 +32,15 @@ def run(args: argparse.Namespace) -> int:
     if args.cases is not None and args.cases < 1:
         raise UsageError("--cases must be at least 1")
     try:
-        counts = export(Path(args.directory), args.suite, args.cases, args.seed)
+        if args.suite == "reward":
+            from ..checker.reward.suite import export as export_reward
+            counts = export_reward(Path(args.directory), args.cases, args.seed)
+        else:
+            counts = export(Path(args.directory), args.suite, args.cases, args.seed)
     except OSError as error:
         raise UsageError(f"cannot write {args.directory}: {error}") from None
     for name, count in counts.items():
         print(f"{Path(args.directory) / name}: {count:,} cases")
+        note_written(Path(args.directory) / name)
+    note_written(Path(args.directory) / "README.md")  # export writes it beside the suite
     return EXIT_OK

@@ -13,10 +13,9 @@ from typing import Any
 
 from ..dialects import Dialect, get_dialect
 from ..limits import using
-from ..meta import run_meta
 from ..readers import InputError, detect_format, read_records
 from ..records import FORMAT_VERSION, dumps
-from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, limits_from, open_output, verdict
+from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, command_meta, limits_from, open_output, verdict
 from .dialect_args import chosen_dialect
 
 
@@ -72,7 +71,7 @@ def run_dataset_score(args: argparse.Namespace, dialect: Dialect) -> int:
         if not predictions:
             raise UsageError(f"{args.pred}: no prediction records")
         result = dialect.score(gold, predictions)
-    meta = run_meta([args.gold, args.pred], args.argv, limits)
+    meta = command_meta(args, [args.gold, args.pred])
     record = {"format_version": FORMAT_VERSION, "meta": meta, "gold": args.gold, "pred": args.pred,
               **result.record()}
     if args.items:

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
+from itertools import chain, islice
 
 from ..corpus import CORPUS_NAMES
 from ..items import Item
@@ -21,7 +22,7 @@ from .mathqa_cmd import add_semantics_argument, semantics_from
 from .parallel_args import add_parallel_arguments, parallel_options
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
 from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output, progress_for,
-                     verdict)
+                     verdict, write_summary)
 
 NAME = "exec"
 HELP = "execute a batch of programs (FinQA / ConvFinQA / MathQA / JSON Lines) and write one JSON line per program"
@@ -38,6 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corpus", choices=tuple(_CORPORA), default="finqa",
                         help="embedded corpus to run when no INPUT is given (default finqa)")
     parser.add_argument("--out", metavar="FILE", help="write JSON Lines here instead of standard output")
+    parser.add_argument("--summary", metavar="FILE",
+                        help="also write the run's summary as one JSON document (format_version, meta, counts)")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
     add_semantics_argument(parser)
     add_dialect_argument(parser)
@@ -58,13 +61,16 @@ def run(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     sources = list(args.inputs) or list(_CORPORA[args.corpus])
     tally = Tally()
+    work = PerItem(partial(exec_line, limits=limits, semantics=semantics_from(args)))
+    options = parallel_options(args)
+    with using(limits):  # the first input is judged (and refused) before the output is opened
+        items = with_dialect(stream_items(sources), chosen_dialect(args))
+        head = list(islice(items, 1))
     progress = progress_for(args, None, "exec")
     out = open_output(args.out)
-    work = PerItem(partial(exec_line, limits=limits, semantics=semantics_from(args)))
     try:
         with using(limits):  # the readers' bounds too: items are read as they are executed
-            items = with_dialect(stream_items(sources), chosen_dialect(args))
-            for line, entry in parallel_map(work, items, parallel_options(args)):
+            for line, entry in parallel_map(work, chain(head, items), options):
                 out.write(line)
                 tally.add(entry)
                 progress.update(tally.total)
@@ -72,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         progress.close()
         if out is not sys.stdout:
             out.close()
+    write_summary(args, sources, tally.record())
     if not args.quiet:
         for line in tally.summary():
             print(f"exec: {line}", file=sys.stderr)
@@ -91,11 +98,16 @@ class TallyEntry:
     within: bool = False
     selected: bool = False
     clock: bool = False
+    not_executed: str = ""
+    """The answer type of a question that is counted, not executed (TAT-QA span, multi-span, count)."""
 
 
 def exec_line(item: Item, limits: Limits, semantics: Semantics) -> tuple[str, TallyEntry]:
     """One item's JSON line and summary entry: the function every engine (serial, processes, Ray) runs."""
     execution = execute(item, limits, semantics)
+    if getattr(execution.detail, "executed", True) is False:  # counted, not executed (TAT-QA span questions)
+        kind = str(getattr(execution.detail, "answer_type", "other"))
+        return "", TallyEntry(execution.status.label, None, False, not_executed=kind)
     result = execution.mathqa
     if result is None:  # the FinQA family: one shared entry per (status, match, clock), not one object per item
         key = (execution.outcome.status, execution.match, stopped_by_clock(execution))
@@ -121,10 +133,14 @@ class Tally:
         self.mathqa: Counter[str] = Counter()
         self.total = self.with_gold = self.matched = self.clock = 0
         self.mathqa_within = self.mathqa_selected = 0
+        self.not_executed: Counter[str] = Counter()
 
     def add(self, entry: TallyEntry) -> None:
         self.total += 1
         self.clock += entry.clock
+        if entry.not_executed:
+            self.not_executed[entry.not_executed] += 1
+            return
         if entry.mathqa:  # MathQA: a dataset-quality count, not a divergence of the semantics
             self.mathqa[entry.status] += 1
             self.mathqa_within += entry.within
@@ -135,12 +151,25 @@ class Tally:
             self.with_gold += 1
             self.matched += entry.match
 
+    def record(self) -> dict[str, object]:
+        """The summary as JSON fields (the ``--summary`` document's body)."""
+        return {"command": NAME, "records": self.total, "statuses": dict(sorted(self.statuses.items())),
+                "with_gold": self.with_gold, "matched": self.matched,
+                "mathqa": {"statuses": dict(sorted(self.mathqa.items())), "within_one_percent": self.mathqa_within,
+                           "selected_correct_option": self.mathqa_selected},
+                "not_executed": dict(sorted(self.not_executed.items())),
+                "stopped_by_clock": self.clock}
+
     def summary(self) -> list[str]:
         lines = []
         if self.statuses or not self.mathqa:
             by_status = ", ".join(f"{name} {count}" for name, count in sorted(self.statuses.items()))
             lines.append(f"{sum(self.statuses.values())} programs ({by_status}); "
                          f"{self.matched}/{self.with_gold} match their gold answer")
+        if self.not_executed:
+            by_type = ", ".join(f"{name} {count}" for name, count in sorted(self.not_executed.items()))
+            lines.append(f"{sum(self.not_executed.values())} questions of other types counted, not executed "
+                         f"({by_type})")
         if self.mathqa:
             by_status = ", ".join(f"{name} {count}" for name, count in sorted(self.mathqa.items()))
             lines.append(f"{sum(self.mathqa.values())} MathQA problems ({by_status}); {self.mathqa_within} within 1% "

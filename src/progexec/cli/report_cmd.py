@@ -5,15 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from itertools import chain
 from pathlib import Path
 
 from ..limits import using
 from ..readers import InputError
-from ..report import build_report
-from ..report import html_report, json_report, markdown
+from ..report import build_report, write_html, write_json, write_markdown
+from ..report import json_report, text_report
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
-from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, progress_for, verdict
+from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, json_document, limits_from,
+                     note_written, progress_for, verdict)
 from .exec_cmd import stream_items
+from .parallel_args import add_parallel_arguments, parallel_options
 
 NAME = "report"
 HELP = "classify every program against the exact oracle and the named rounders; write JSON, Markdown, HTML"
@@ -29,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     add_dialect_argument(parser, "every program")
     add_batch_options(parser)
+    add_parallel_arguments(parser)
 
 
 def _source(paths: list[str]) -> str:
@@ -40,11 +44,20 @@ def _source(paths: list[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     sources = list(args.inputs) or ["finqa"]
+    with using(limits):
+        items = with_dialect(stream_items(sources), chosen_dialect(args))
+        first = next(items, None)
+        items = chain([first], items) if first is not None else items
+        from ..tatqa.items import is_question_item
+
+        if first is not None and is_question_item(first):  # TAT-QA questions: the derivation report
+            from ..tatqa.commands import run_report
+
+            return run_report(args, items, _source(args.inputs), sources, limits)
     progress = progress_for(args, None, "report")
     with using(limits):
         try:
-            items = with_dialect(stream_items(sources), chosen_dialect(args))
-            report = build_report(items, _source(args.inputs), progress.update, limits)
+            report = build_report(items, _source(args.inputs), progress.update, limits, parallel_options(args))
         except InputError as error:
             raise UsageError(str(error)) from None
         finally:
@@ -52,9 +65,11 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for name, text in (("report.json", json_report.render(report)), ("report.md", markdown.render(report)),
-                           ("report.html", html_report.render(report))):
-            (out / name).write_text(text, encoding="utf-8", newline="\n")
+        write_json(report, out / "report.json")
+        write_markdown(report, out / "report.md")
+        write_html(report, out / "report.html")
+        for name in ("report.json", "report.md", "report.html"):
+            note_written(out / name)
     except OSError as error:
         raise UsageError(f"cannot write the report to {out}: {error}") from None
     summary = json_report.summary(report)
@@ -63,12 +78,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"report: the per-item clock (item_time_limit) stopped {clock} items: they are reported as "
               "limit_exceeded, so every count is a lower bound that depends on the machine", file=sys.stderr)
     if args.json:
-        print(json.dumps(summary, sort_keys=True))
+        print(json.dumps(json_document(args, sources, summary), sort_keys=True))
     else:
-        divergent = ", ".join(f"{name} {count}" for name, count in summary["divergent"].items())
-        print(f"report: {summary['programs']} programs; divergent from the official answer: {divergent}; "
-              f"{summary['programs_with_findings']} programs with findings -> {out}/report.{{json,md,html}}",
-              file=sys.stderr)
+        print(f"{text_report.render(report)} -> {out}/report.{{json,md,html}}", file=sys.stderr)
     if clock:
         verdict(f"report: {clock} items stopped by the clock; the figures are lower bounds", False)
         return EXIT_DIVERGENCE

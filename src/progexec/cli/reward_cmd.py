@@ -1,8 +1,11 @@
 """``progexec reward INPUT [--policy P] [--out FILE]``: judge a JSON Lines file of completions.
 
 Each input line ``{"id", "completion", "gold": {...}, "policy"?}`` gives one output line, in
-order, with the typed result (see :mod:`progexec.reward.batch`); a bad line is a ``bad_input``
-line with its number. The file is read in chunks of :data:`CHUNK_LINES` lines.
+order, with the typed result (see :mod:`progexec.reward.batch`). The input is read by the one
+reader path (:mod:`progexec.readers`: a path or ``-``, gzip, BOM, ``max_input_bytes``,
+``max_line_chars``, blank lines skipped, a bad line is a ``bad_input`` line with its number) and
+refused (exit 2) when it is not reward inputs (JSON Lines or a JSON list). Records are scored in chunks of
+``--chunk-size`` on any engine.
 """
 
 from __future__ import annotations
@@ -10,60 +13,74 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
+from typing import Any
 
+from ..inputkinds import REWARD_INPUTS
+from ..jsonrecords import Record
 from ..parallel import PerItem, parallel_map
-from ..reward.batch import score_chunk
+from ..readers import InputError, read_records
+from ..records import dumps
+from ..reward.batch import score_chunk, score_records
 from ..reward.gold import GoldRecordError, parse_policy
 from ..reward.model import Policy
-from .common import EXIT_OK, UsageError, open_output
+from .common import EXIT_OK, UsageError, add_batch_options, open_output, progress_for, write_summary
 from .parallel_args import add_parallel_arguments, parallel_options
 
 NAME = "reward"
 HELP = "score model completions against gold records (JSON Lines in, one typed reward per line out)"
+EXIT_CODES = "exit codes: 0 every line judged (unusable lines as bad_input records), 2 usage or input error"
 
 CHUNK_LINES = 1000
 """Input lines scored per chunk (the unit a parallel runner would send to a worker)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", help='a JSON Lines file of {"id", "completion", "gold", "policy"?}; - for stdin')
+    parser.add_argument("input", help='JSON Lines (or a JSON list) of {"id", "completion", "gold", "policy"?} (.gz too); '
+                                      "- for stdin")
     parser.add_argument("--policy", choices=[policy.value for policy in Policy],
                         help="the policy for lines whose line and gold name none (default numeric)")
     parser.add_argument("--out", metavar="FILE", help="write JSON Lines here instead of standard output")
+    parser.add_argument("--summary", metavar="FILE",
+                        help="also write the run's summary as one JSON document (format_version, meta, counts)")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
+    add_batch_options(parser)
     add_parallel_arguments(parser, chunk_size=CHUNK_LINES)  # scale-out: --jobs, --engine, --ray-address
 
 
-def read_chunks(path: str, size: int = CHUNK_LINES) -> Iterator[tuple[int, list[bytes]]]:
-    """(first line number, raw lines without their newline) chunks of a file; decoding is per line, later."""
+def read_chunks(path: str, size: int = CHUNK_LINES) -> Iterator[list[Record]]:
+    """The input's records in chunks of ``size``, through the one reader path; refused inputs are usage errors."""
+    chunk: list[Record] = []
     try:
-        handle = sys.stdin.buffer if path == "-" else Path(path).open("rb")
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
-    try:
-        chunk: list[bytes] = []
-        first = 1
-        for number, raw in enumerate(handle, start=1):
-            chunk.append(raw[:-1] if raw.endswith(b"\n") else raw)
+        for record in read_records(path, wanted=REWARD_INPUTS, document=False):
+            chunk.append(record)
             if len(chunk) >= size:
-                yield first, chunk
-                first, chunk = number + 1, []
-        if chunk:
-            yield first, chunk
-    finally:
-        if handle is not sys.stdin.buffer:
-            handle.close()
+                yield chunk
+                chunk = []
+    except InputError as error:
+        raise UsageError(str(error)) from None
+    if chunk:
+        yield chunk
 
 
-def _score_chunk(default: Policy | None, chunk: tuple[int, list[bytes]]) -> tuple[str, dict[str, int]]:
-    """One read chunk to its output text and status counts (module level, so worker processes can
-    unpickle it; one string back per chunk, so nothing is pickled per line)."""
-    first, lines = chunk
-    return score_chunk(lines, first, default)
+def _score_chunk(default: Policy | None, chunk: list[Record]) -> list[dict[str, Any]]:
+    """One read chunk to its output records (module level, so worker processes can unpickle it)."""
+    return score_records(chunk, default)
+
+
+def _score_chunk_text(default: Policy | None, chunk: list[Record]) -> tuple[str, dict[str, int]]:
+    """One read chunk to its output text and status counts (one string back per chunk, nothing per line)."""
+    return score_chunk(chunk, default)
+
+
+def score_stream(chunks: Iterable[list[Record]], default: Policy | None, args: argparse.Namespace,
+                 ) -> Iterator[dict[str, Any]]:
+    """Every output record, in input order, on the engine the options name (one chunk is one task)."""
+    options = parallel_options(args)
+    for results in parallel_map(PerItem(partial(_score_chunk, default)), chunks, replace(options, chunk_size=1)):
+        yield from results
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,19 +88,31 @@ def run(args: argparse.Namespace) -> int:
         default = parse_policy(args.policy) if args.policy else None
     except GoldRecordError as error:
         raise UsageError(str(error)) from None
-    options = parallel_options(args)
-    chunks = read_chunks(args.input, options.chunk_size)
+    chunks = read_chunks(args.input, parallel_options(args).chunk_size)
+    first = next(chunks, None)  # the input is judged (and refused) before the output is opened
     out = open_output(args.out)
     statuses: Counter[str] = Counter()
-    try:  # one read chunk is one task: --chunk-size lines each, scored by the same function on any engine
-        for text, counts in parallel_map(PerItem(partial(_score_chunk, default)), chunks,
+    progress = progress_for(args, None, NAME)
+    options = parallel_options(args)
+    try:  # one chunk is one task; a worker sends back one string and its status counts
+        for text, counts in parallel_map(PerItem(partial(_score_chunk_text, default)), _chained(first, chunks),
                                          replace(options, chunk_size=1)):
             out.write(text)
             statuses.update(counts)
+            progress.update(sum(statuses.values()))
     finally:
+        progress.close()
         if out is not sys.stdout:
             out.close()
+    counts = dict(sorted(statuses.items()))
+    write_summary(args, [args.input], {"command": NAME, "records": sum(statuses.values()), "statuses": counts})
     if not args.quiet:
-        summary = ", ".join(f"{name} {count}" for name, count in sorted(statuses.items()))
+        summary = ", ".join(f"{name} {count}" for name, count in counts.items())
         print(f"reward: {sum(statuses.values())} lines ({summary or 'none'})", file=sys.stderr)
     return EXIT_OK
+
+
+def _chained(first: list[Record] | None, rest: Iterator[list[Record]]) -> Iterator[list[Record]]:
+    if first is not None:
+        yield first
+        yield from rest

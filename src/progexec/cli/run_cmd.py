@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,10 +14,14 @@ from ..runner import execute
 from ..interp.status import Status
 from ..interp.table import TableError, validate_table
 from ..records import dumps, json_value, outcome_fields
+from ..jsonrecords import decode, read_document
+from ..textsource import InputError, open_source
 from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, limits_from
 
 NAME = "run"
 HELP = "execute one program (text, or a JSON token list) and print its answer"
+EXIT_CODES = ("exit codes: 0 the program has a value, 1 it was refused (its status says why), 2 usage or input "
+              "error")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,10 +41,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def load_table(path: str | None) -> list[list[str]] | None:
     if path is None:
         return None
-    try:
-        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise UsageError(f"cannot read table {path}: {error}") from None
+    try:  # the one reader path: a path or -, gzip, a BOM, bounded by max_line_chars
+        source = open_source(path)
+        try:
+            record = read_document(source)
+        finally:
+            source.close()
+    except InputError as error:
+        raise UsageError(f"cannot read table {error}") from None
+    if record.error is not None:
+        raise UsageError(f"cannot read table {path}: {record.error}")
+    data: Any = record.value
     if isinstance(data, dict):
         data = data.get("table")
     try:
@@ -69,10 +79,10 @@ def run(args: argparse.Namespace) -> int:
     table = load_table(args.table)
     text = _program_text(args)
     if text.lstrip().startswith("["):
-        try:
-            tokens = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise UsageError(f"the program looks like a token list but is not JSON: {error}") from None
+        record = decode(text, 1, "the token list")  # a huge integer or deep nesting: an error, never a crash
+        if record.error is not None:
+            raise UsageError(f"the program looks like a token list but {record.error}")
+        tokens = record.value
         if not isinstance(tokens, list) or not all(isinstance(token, str) for token in tokens):
             raise UsageError("a token list must be a JSON list of strings")
         program: str | list[str] = tokens

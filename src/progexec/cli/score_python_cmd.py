@@ -1,4 +1,9 @@
-"""``progexec score-python --gold FILE --pred FILE``: execute predicted MathQA-Python code in a sandbox and score it."""
+"""``progexec score-python --gold FILE --pred DIR_OR_FILE...``: run model-written Python in the sandbox and score it.
+
+The gold file decides the dataset (``--dataset`` overrides): FinanceMath or DocMath-Eval
+(records with ``question_id`` and ``python_solution``; many models in one run, a leaderboard)
+or MathQA-Python (``{id, answer}`` gold, one ``{id, code}`` prediction file).
+"""
 
 from __future__ import annotations
 
@@ -8,39 +13,167 @@ import sys
 from pathlib import Path
 
 from ..mathqa.sandbox import IsolationUnavailable, SandboxLimits, default_jobs, require_isolation
-from ..mathqa.score_python import DEFAULT_REL_TOL, ItemKind, SnippetInputError, gold_items, predictions, read_records, score
-from .common import EXIT_OK, UsageError, add_batch_options, progress_for
+from ..mathqa.score_python import (DEFAULT_REL_TOL, ItemKind, Line, SnippetInputError, gold_items, predictions,
+                                   read_records, score)
+from ..pysolution.datasets import DATASETS, MATHQA_PYTHON, Dataset, detect
+from ..pysolution.pool import Budget
+from ..pysolution.scoring import SolutionInputError, load_records
+from ..readers import Record
+from ..inputkinds import MATHQA_PYTHON_PREDICTIONS
+from ..records import dumps
+from .common import EXIT_OK, UsageError, add_batch_options, command_meta, json_document, note_written, progress_for
 
 NAME = "score-python"
-HELP = ("run predicted MathQA-Python snippets ({id, code}) in a bubblewrap sandbox, one process each, and score "
-        "their 'answer' against the gold ({id, answer})")
+HELP = ("run model-written Python (FinanceMath / DocMath-Eval program-of-thought, MathQA-Python) in a bubblewrap "
+        "sandbox and score it: a leaderboard with the official and the strict rule")
+PRED_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--gold", required=True, metavar="FILE", help="gold MathQA-Python items (JSON list or JSON Lines)")
-    parser.add_argument("--pred", required=True, metavar="FILE", help="predictions {id, code} (JSON list or JSON Lines)")
-    parser.add_argument("--json", action="store_true", help="print the full score as JSON (n, accuracy, items)")
+    parser.add_argument("--gold", required=True, metavar="FILE",
+                        help="gold file: FinanceMath/DocMath-Eval records (question_id, python_solution, ...) or "
+                             "MathQA-Python items ({id, answer}); JSON list, JSON Lines, gzip or -")
+    parser.add_argument("--pred", required=True, nargs="+", metavar="DIR_OR_FILE",
+                        help="prediction files in the official shape, or directories of them (*.json, *.jsonl, "
+                             "*.json.gz); the model name is the file name up to its first dot. MathQA-Python: one "
+                             "file of {id, code}")
+    parser.add_argument("--dataset", choices=sorted(DATASETS), default=None,
+                        help="the dataset (default: detected from the gold records)")
+    parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+    parser.add_argument("--by-topic", action="store_true", help="per-topic rows under each model (FinanceMath)")
+    parser.add_argument("--divergences", action="store_true",
+                        help="print the divergence report: official-correct answers strict rejects, by class")
+    parser.add_argument("--out", metavar="DIR", default=None,
+                        help="write leaderboard.json, items.jsonl, leaderboard.txt and the HTML pages "
+                             "(index.html, one page per model) into DIR")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                        help="CPU seconds per solution (default 3, the official alarm, or --limit "
+                             "solution_cpu_seconds; whole seconds in effect)")
     parser.add_argument("--rel-tol", type=float, default=DEFAULT_REL_TOL, metavar="R",
-                        help=f"relative tolerance of a correct answer (default {DEFAULT_REL_TOL:g}; see docs/mathqa.md)")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                        help="wall-clock limit per snippet, start-up included (default 10)")
-    parser.add_argument("--memory-mb", type=int, default=1024, metavar="MB",
-                        help="address-space limit per snippet (default 1024)")
-    parser.add_argument("--jobs", type=int, default=default_jobs(), metavar="N",
-                        help=f"snippets run in parallel (default: the number of cores, {default_jobs()})")
+                        help=f"MathQA-Python: relative tolerance (default {DEFAULT_REL_TOL:g}; see docs/mathqa.md)")
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                        help="wall-clock backstop per solution (default 30, or --limit solution_wall_seconds; "
+                             "MathQA-Python: the whole limit per snippet, default 10)")
+    parser.add_argument("--memory-mb", type=int, default=None, metavar="MB",
+                        help="address-space limit per solution (default 2048 for FinanceMath/DocMath-Eval, which "
+                             "includes the preloaded libraries; 1024 for MathQA-Python)")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help=f"solutions run in parallel (FinanceMath/DocMath-Eval: N light workers and N/2 "
+                             f"heavy ones, default 4 per core, {4 * default_jobs()}: a solution's time is mostly "
+                             f"its worker's fork and pipe round trip; MathQA-Python: processes, default one per "
+                             f"core, {default_jobs()})")
     parser.add_argument("--unsafe-no-isolation", action="store_true",
-                        help="DANGEROUS: run the snippets without the OS sandbox when bubblewrap is unavailable "
+                        help="DANGEROUS: run the solutions without the OS sandbox when bubblewrap is unavailable "
                              "(only in-process checks and rlimits; model code can then read files, see this "
                              "process and signal it). Only for code you trust")
     add_batch_options(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    if not args.rel_tol >= 0 or args.timeout <= 0 or args.memory_mb <= 0 or args.jobs <= 0:
-        raise UsageError("--rel-tol must be >= 0 and --timeout, --memory-mb, --jobs positive")
+def prediction_files(entries: list[str]) -> list[str]:
+    """The prediction files named: files as given, directories expanded to their prediction files (sorted)."""
+    files: list[str] = []
+    for entry in entries:
+        path = Path(entry)
+        if entry != "-" and path.is_dir():
+            found = sorted(str(child) for child in path.iterdir()
+                           if child.is_file() and child.name.endswith(PRED_SUFFIXES))
+            if not found:
+                raise UsageError(f"{entry}: no prediction files (*.json, *.jsonl, *.json.gz) in this directory")
+            files += found
+        elif entry != "-" and not path.exists():
+            raise UsageError(f"{entry}: no such file or directory")
+        else:
+            files.append(entry)
+    return files
+
+
+def _dataset(args: argparse.Namespace) -> tuple[Dataset, list[Record]]:
+    """The dataset and the gold records (read once: the gold may be standard input)."""
     try:
-        gold = gold_items(read_records(Path(args.gold)))
-        predicted = predictions(read_records(Path(args.pred)))
+        records = load_records(args.gold)
+    except SolutionInputError as error:
+        raise UsageError(str(error)) from None
+    if args.dataset is not None:
+        return DATASETS[args.dataset], records
+    for record in records:
+        found = detect(record.value) if record.error is None else None
+        if found is not None:
+            return found, records
+    raise UsageError(f"{args.gold}: no record in a known shape (FinanceMath/DocMath-Eval: question_id and "
+                     "python_solution; MathQA-Python: id and answer); pass --dataset")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.rel_tol >= 0 or (args.timeout is not None and not args.timeout > 0) \
+            or (args.jobs is not None and args.jobs <= 0) \
+            or (args.memory_mb is not None and args.memory_mb <= 0) \
+            or (args.time_limit is not None and not args.time_limit > 0):
+        raise UsageError("--rel-tol must be >= 0 and --time-limit, --timeout, --memory-mb, --jobs positive")
+    dataset, gold = _dataset(args)
+    if dataset is MATHQA_PYTHON:
+        return _run_mathqa(args, [Line(record.number, record.value, record.error) for record in gold])
+    return _run_pot(args, dataset, gold)
+
+
+def _run_pot(args: argparse.Namespace, dataset: Dataset, gold: list[Record]) -> int:
+    from ..pysolution.html_page import write_pages
+    from ..pysolution.report import divergence_text, document, table
+    from ..pysolution.scoring import model_name, score_runs
+    files = prediction_files(args.pred)
+    names = [model_name(path) for path in files]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise UsageError(f"two prediction files name the same model: {', '.join(repeated)}")
+    try:
+        runs = [(name, load_records(path)) for name, path in zip(names, files)]
+    except SolutionInputError as error:
+        raise UsageError(str(error)) from None
+    base = Budget.current()
+    cpu = args.time_limit if args.time_limit is not None else base.cpu_seconds
+    budget = Budget(cpu_seconds=cpu, wall_seconds=max(args.timeout or base.wall_seconds, cpu + 1),
+                    memory_bytes=args.memory_mb * 1024 * 1024 if args.memory_mb else base.memory_bytes)
+    progress = progress_for(args, None, "score-python")  # counts distinct solutions run (identical code runs once)
+    try:
+        leaderboard = score_runs(dataset, gold, runs, jobs=args.jobs or 4 * default_jobs(), budget=budget,
+                                 unsafe_no_isolation=args.unsafe_no_isolation, progress=progress.update)
+    except IsolationUnavailable as error:
+        raise UsageError(str(error)) from None
+    except SolutionInputError as error:
+        raise UsageError(f"{args.gold}: {error}") from None
+    finally:
+        progress.close()
+    if leaderboard.isolation.startswith("none"):
+        print(f"score-python: WARNING: model code ran WITHOUT isolation ({leaderboard.isolation})", file=sys.stderr)
+    meta = command_meta(args, [args.gold, *files])
+    if args.out is not None:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        full = document(leaderboard, meta, with_items=False)
+        (out / "leaderboard.json").write_text(json.dumps(full, ensure_ascii=False, allow_nan=False, indent=1) + "\n",
+                                              encoding="utf-8")
+        with (out / "items.jsonl").open("w", encoding="utf-8") as handle:
+            for model in leaderboard.models:
+                for item in model.items + model.unknown:
+                    handle.write(json.dumps(item.record(with_code=True), ensure_ascii=False, allow_nan=False) + "\n")
+        (out / "leaderboard.txt").write_text(table(leaderboard, by_topic=True) + divergence_text(leaderboard),
+                                             encoding="utf-8")
+        write_pages(leaderboard, out)
+        note_written(out)
+    if args.json:
+        print(json.dumps(document(leaderboard, meta), ensure_ascii=False, allow_nan=False))
+    else:
+        sys.stdout.write(table(leaderboard, by_topic=args.by_topic))
+        if args.divergences:
+            sys.stdout.write(divergence_text(leaderboard))
+    return EXIT_OK
+
+
+def _run_mathqa(args: argparse.Namespace, lines: list[Line]) -> int:
+    if len(args.pred) != 1:
+        raise UsageError("MathQA-Python takes one prediction file ({id, code})")
+    gold = gold_items(lines)
+    try:
+        predicted = predictions(read_records(Path(args.pred[0]), MATHQA_PYTHON_PREDICTIONS))
     except SnippetInputError as error:
         raise UsageError(str(error)) from None
     if not any(item.problem is not ItemKind.BAD_INPUT for item in gold):
@@ -52,15 +185,17 @@ def run(args: argparse.Namespace) -> int:
     if not isolation.available:
         print(f"score-python: WARNING: running model code WITHOUT isolation ({isolation.reason}); "
               "it can read your files and signal this process", file=sys.stderr)
-    limits = SandboxLimits(timeout=args.timeout, memory_bytes=args.memory_mb * 1024 * 1024)
+    limits = SandboxLimits(timeout=args.timeout or 10.0, memory_bytes=(args.memory_mb or 1024) * 1024 * 1024)
     progress = progress_for(args, len(gold), "score-python")
     try:
-        result = score(gold, predicted, args.rel_tol, limits, args.jobs, unsafe_no_isolation=args.unsafe_no_isolation,
+        result = score(gold, predicted, args.rel_tol, limits, args.jobs or default_jobs(),
+                       unsafe_no_isolation=args.unsafe_no_isolation,
                        isolation=isolation.describe(), progress=progress.update)
     finally:
         progress.close()
     if args.json:
-        print(json.dumps(result.record(), ensure_ascii=False, allow_nan=False))
+        body = {key: value for key, value in result.record().items() if key != "format_version"}
+        print(dumps(json_document(args, [args.gold, args.pred[0]], body)))
     else:
         print(f"score-python: {result.correct}/{result.n} correct, accuracy {result.accuracy:.4f} "
               f"(rel_tol {result.rel_tol:g}; isolation: {result.isolation})")

@@ -98,6 +98,7 @@ BUILTIN: dict[str, str] = {
     "convfinqa": "progexec.dialects.finqa:CONVFINQA",
     "mathqa": "progexec.dialects.mathqa:MATHQA",
     "multihiertt": "progexec.dialects.multihiertt:MULTIHIERTT",
+    "tatqa": "progexec.dialects.tatqa:TATQA",
 }
 """Dialect name -> ``module:attribute`` of its entry, in the order commands list them."""
 

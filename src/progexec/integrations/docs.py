@@ -26,6 +26,7 @@ class TaskKind(enum.Enum):
     PROGRAM = "program"          # a FinQA / ConvFinQA program: official execution and program accuracy
     ANSWER = "answer"            # a final answer: the reward core's numeric policy
     MATHQA_PYTHON = "mathqa_python"  # a MathQA-Python snippet: run in the sandbox, its ``answer`` compared
+    TATQA_ANSWER = "tatqa_answer"  # a TAT-QA answer and scale: the official TAT-QA EM and F1
 
 
 class DocsError(ProgexecError, ValueError):
@@ -48,6 +49,7 @@ TASKS: dict[str, TaskSpec] = {spec.name: spec for spec in (
     TaskSpec("progexec_finqa_answer", TaskKind.ANSWER, "finqa", "finqa:test"),
     TaskSpec("progexec_convfinqa_answer", TaskKind.ANSWER, "convfinqa", "convfinqa:dev"),
     TaskSpec("progexec_mathqa_python", TaskKind.MATHQA_PYTHON, "mathqa", "mathqa:test"),
+    TaskSpec("progexec_tatqa_answer", TaskKind.TATQA_ANSWER, "tatqa", "tatqa:test"),
 )}
 """Every task the integrations ship, by its harness name."""
 
@@ -145,6 +147,11 @@ def task_docs(task: str, source: str | None = None, limit: int | None = None) ->
     if spec is None:
         raise DocsError(f"unknown task {task!r}; one of {', '.join(TASKS)}")
     where = source or spec.default_source
+    if spec.kind is TaskKind.TATQA_ANSWER:
+        from ..tatqa.harness import tatqa_docs
+
+        docs = tatqa_docs(where)
+        return docs if limit is None else docs[:limit]
     docs = (mathqa_python_docs(where) if spec.kind is TaskKind.MATHQA_PYTHON
             else finqa_docs(where, spec.kind, spec.dialect))
     return docs if limit is None else docs[:limit]

@@ -37,6 +37,7 @@ METRICS: dict[TaskKind, tuple[str, ...]] = {
     TaskKind.PROGRAM: (EXECUTION_ACCURACY, PROGRAM_ACCURACY),
     TaskKind.ANSWER: (NUMERIC_ACCURACY,),
     TaskKind.MATHQA_PYTHON: (PYTHON_ACCURACY,),
+    TaskKind.TATQA_ANSWER: ("tatqa_em", "tatqa_f1"),
 }
 """The metric names each task kind reports (each a per-item 0/1 averaged by the harness)."""
 
@@ -89,7 +90,15 @@ def judge_python(doc: Mapping[str, Any], completion: str) -> Judgement:
     return Judgement({PYTHON_ACCURACY: float(correct)}, kind, reason or kind)
 
 
-JUDGES = {TaskKind.PROGRAM: judge_program, TaskKind.ANSWER: judge_answer, TaskKind.MATHQA_PYTHON: judge_python}
+def judge_tatqa(doc: Mapping[str, Any], completion: str) -> Judgement:
+    """TAT-QA's official EM and F1 of the completion's stated answer and scale."""
+    from ..tatqa.harness import judge_tatqa as official_tatqa
+
+    return Judgement(*official_tatqa(doc, completion))
+
+
+JUDGES = {TaskKind.PROGRAM: judge_program, TaskKind.ANSWER: judge_answer, TaskKind.MATHQA_PYTHON: judge_python,
+          TaskKind.TATQA_ANSWER: judge_tatqa}
 
 
 def judge(task: str, doc: Mapping[str, Any], completion: str) -> Judgement:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..dialects import get_dialect
 from ..corpus import CORPUS_NAMES, convfinqa_records, finqa_records
 from ..errors import ProgexecError
 from ..readers import InputError, read_records
@@ -93,7 +94,7 @@ def check_template(template: str) -> str:
 
 def prompt_text(example: Example, policy: Policy, template: str = DEFAULT_TEMPLATE) -> str:
     """The example's prompt by ``template`` (see the module docstring)."""
-    family = "mathqa" if example.dialect == "mathqa" else "finqa"
+    family = "mathqa" if get_dialect(example.dialect).option_letters else "finqa"  # the instruction family
     instruction = INSTRUCTIONS.get((policy, family), INSTRUCTIONS[(Policy.NUMERIC, family)])
     history = "".join(f"Earlier question: {asked}\nIts result: {answer}\n\n" for asked, answer in example.history)
     options = example.gold.get("options") or ""
@@ -241,7 +242,7 @@ def make_row(example: Example, target: str, policy: Policy, template: str = DEFA
              table_units: bool = False) -> dict[str, Any]:
     """One row for ``target`` (see docs/reward-integrations.md for each shape)."""
     gold = {**example.gold, "policy": policy.value}
-    if table_units and example.dialect != "mathqa":
+    if table_units and not get_dialect(example.dialect).option_letters:
         unit = table_unit(gold.get("table"), example.pre_text, example.post_text)
         if unit is not None:
             gold["unit"] = unit

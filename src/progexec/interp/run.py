@@ -57,6 +57,8 @@ class Execution:
     match: bool | None = None
     reason: MatchReason = MatchReason.NO_GOLD
     mathqa: MathQAResult | None = None
+    detail: object | None = None
+    """A dialect's own per-item result (TAT-QA's derivation result); its ``record_fields()`` extend the record."""
 
     @property
     def status(self) -> Status:

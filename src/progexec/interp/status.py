@@ -38,6 +38,14 @@ class Status(IntEnum):
         """The lower-case name used in JSON output (``"ok"``, ``"divide_by_zero"``)."""
         return _LABELS[self]
 
+    def __str__(self) -> str:
+        """A status prints as its label (``print(Status.OK)`` shows ``ok``); ``int(status)`` is the code."""
+        return self.label
+
+    def __format__(self, spec: str) -> str:
+        """``f"{status}"`` is the label; a numeric spec (``f"{status:d}"``) formats the code."""
+        return self.label if not spec else format(int(self), spec)
+
 
 _LABELS: dict[Status, str] = {status: status.name.lower() for status in Status}
 """Each status's label, computed once (it is written on every record)."""

@@ -13,8 +13,6 @@ reading and typed values, :mod:`progexec.mathqa.trax`; needs numpy and scipy).
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -176,20 +174,16 @@ def execute_all(items: Iterable[Any], annotated: bool = False, ops: OpTable = MA
 
 
 def read_mathqa(path: Path) -> list[Any]:
-    """The records of a MathQA file (a JSON list; gunzipped when the name ends in ``.gz``)."""
+    """The records of a MathQA file, through the one reader path (:mod:`progexec.readers`: a path or ``-``,
+    gzip by its bytes, bounded, a bad element one ``None`` record); a file that is not MathQA is refused."""
+    from ..inputkinds import MATHQA
+    from ..readers import InputError, read_records
+
     try:
-        if path.suffix == ".gz":
-            with gzip.open(path, "rt", encoding="utf-8") as handle:
-                data = json.load(handle)
-        else:
-            data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise MathQAInputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError, EOFError, json.JSONDecodeError, RecursionError) as error:
-        raise MathQAInputError(f"{path}: cannot be read as MathQA JSON ({error})") from None
-    if not isinstance(data, list):
-        raise MathQAInputError(f"{path}: a MathQA file is a JSON list of problems")
-    return data
+        return [record.value if record.error is None else None
+                for record in read_records(path, wanted=MATHQA, document=False)]
+    except InputError as error:
+        raise MathQAInputError(str(error)) from None
 
 
 def is_mathqa(data: Any) -> bool:

@@ -125,11 +125,9 @@ def permutation(a: float, b: float) -> float:
     return math.factorial(int(m)) / math.factorial(int(m - n))
 
 
-MAX_CHOOSE_LOG2 = 1030.0
 """``choose`` of whole arguments is refused as OVERFLOW, before ``math.comb`` builds the integer, when
 the lower bound ``(n - k + 1) ** k / k!`` of the result (``k`` the smaller side) exceeds
-``2 ** MAX_CHOOSE_LOG2``; under it, the result has at most about 1,800 bits and is cheap to build."""
-# bound: MAX_CHOOSE_LOG2 = 1030.0 — choose(1e308, 10000) is refused at once instead of after seconds
+``2 ** current().max_choose_log2``; under it, the result has at most about 1,800 bits and is cheap to build."""
 
 
 def choose(n: float, k: float) -> float:
@@ -147,7 +145,7 @@ def choose(n: float, k: float) -> float:
             raise Refusal(Status.LIMIT_EXCEEDED, f"choose: {n!r} is over the limit")
         low = min(k, n - k)
         log2 = low * math.log2(n - low + 1) - math.lgamma(low + 1) / math.log(2) if low > 0 else 0.0
-        if log2 > MAX_CHOOSE_LOG2:  # a lower bound: (n - k + 1)**k / k! <= C(n, k)
+        if log2 > current().max_choose_log2:  # a lower bound: (n - k + 1)**k / k! <= C(n, k)
             raise Refusal(Status.OVERFLOW, f"choose: the result (over 2**{log2:.0f}) is too large for float64")
         return float(math.comb(int(n), int(k)))
     return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1))

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import selectors
 import signal
 import subprocess
 import sys
@@ -34,6 +33,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import IO, Any
 
+from ..isolation.process import Bound, Deadline, kill_group, read_bounded
 from ..limits import DEFAULT_LIMITS, current
 from . import bubblewrap
 from .bubblewrap import IsolationUnavailable
@@ -118,36 +118,14 @@ _UNSAFE_ENV = dict(bubblewrap.CHILD_ENV) | {"PATH": "/usr/bin:/bin"}
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
     """Kill the sandbox (bwrap's death takes its PID namespace along) and its process group."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        process.kill()
-    except ProcessLookupError:
-        pass
+    kill_group(process)
 
 
 def _read_bounded(process: subprocess.Popen[bytes], deadline: float, cap: int) -> tuple[bytes, SnippetKind | None]:
     """Read the child's result until EOF, the deadline or the byte cap; the second item names a limit hit."""
     assert process.stdout is not None
-    chunks: list[bytes] = []
-    size = 0
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stdout, selectors.EVENT_READ)
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return b"".join(chunks), SnippetKind.TIMEOUT
-            if not selector.select(remaining):
-                continue
-            chunk = os.read(process.stdout.fileno(), 65536)
-            if not chunk:
-                return b"".join(chunks), None
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > cap:
-                return b"".join(chunks), SnippetKind.OUTPUT_LIMIT
+    raw, bound = read_bounded(process.stdout, Deadline.at_time(deadline), cap)
+    return raw, None if bound is None else SnippetKind.TIMEOUT if bound is Bound.TIME else SnippetKind.OUTPUT_LIMIT
 
 
 def run_snippet(code: str, limits: SandboxLimits = SandboxLimits(), *, unsafe_no_isolation: bool = False) -> SnippetResult:
@@ -185,7 +163,8 @@ def _start(isolated: bool, workdir: str, request: IO[bytes]) -> subprocess.Popen
                                 close_fds=True, **common)
     seccomp_fd = bubblewrap.open_seccomp()
     try:
-        argv = bubblewrap.command([bubblewrap.runtime().executable, "-I", "-S", "-c", _child_source()], seccomp_fd)
+        argv = readonly_tmp(bubblewrap.command([bubblewrap.runtime().executable, "-I", "-S", "-c", _child_source()],
+                                               seccomp_fd))
         return subprocess.Popen(argv, cwd="/", env={}, pass_fds=() if seccomp_fd is None else (seccomp_fd,), **common)
     finally:
         if seccomp_fd is not None:
@@ -248,6 +227,19 @@ def _answer(raw: Any) -> float | None:
     return None
 
 
+def safe_message(text: str) -> str:
+    """A child's message cut to MAX_MESSAGE_CHARS with lone surrogates escaped, so printing or encoding it
+    can never fail (a snippet's ``raise ValueError('\\ud800')`` must not end the run)."""
+    return text[:MAX_MESSAGE_CHARS * 2].encode("utf-8", "backslashreplace").decode("utf-8")[:MAX_MESSAGE_CHARS]
+
+
+def readonly_tmp(argv: list[str]) -> list[str]:
+    """The bwrap command line with its private ``/tmp`` remounted read-only (after every bind under it): a
+    snippet can create nothing there, so it can hold no host memory in it, whatever uid it runs as."""
+    separator = argv.index("--")
+    return argv[:separator] + ["--remount-ro", "/tmp"] + argv[separator:]
+
+
 def decode_result(raw: bytes, returncode: int | None, seconds: float = 0.0) -> SnippetResult:
     """The child's result from its bytes: ``{"kind", "answer"?, "message"?}``, every field checked.
 
@@ -270,7 +262,7 @@ def decode_result(raw: bytes, returncode: int | None, seconds: float = 0.0) -> S
     if kind is None or kind not in CHILD_KINDS:
         return SnippetResult(SnippetKind.BAD_RESULT, message="the sandbox's result has no valid kind", seconds=seconds)
     message = payload.get("message", "")
-    message = message[:MAX_MESSAGE_CHARS] if isinstance(message, str) else ""
+    message = safe_message(message) if isinstance(message, str) else ""
     if kind is SnippetKind.OK:
         answer = _answer(payload.get("answer"))
         if answer is None:

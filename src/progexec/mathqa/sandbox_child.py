@@ -147,6 +147,11 @@ def _preload_scipy() -> None:
                     namespace[name] = refuse
 
 
+def _safe(text: str) -> str:
+    """A message that crosses the pipe as plain UTF-8: lone surrogates (and anything unencodable) escaped."""
+    return text[:1000].encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _number(answer: Any) -> Any:
     value = float(answer)
     return value if math.isfinite(value) else repr(value)
@@ -220,6 +225,8 @@ def main() -> None:
     except BaseException as error:
         outcome = {"kind": "error", "message": f"{type(error).__name__}: {str(error)[:200]}"}
     outcome["printed"] = captured.count
+    if isinstance(outcome.get("message"), str):
+        outcome["message"] = _safe(outcome["message"])
     try:
         payload = json.dumps(outcome)
     except BaseException:

@@ -33,12 +33,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ProgexecError
+from ..inputkinds import Wanted
 from ..readers import InputError, read_records as shared_records
 from .sandbox import SandboxLimits, SnippetResult, run_snippets
+from ..records import FORMAT_VERSION  # the one version of every output (its change log is there)
 
 DEFAULT_REL_TOL = 1e-4
 ABS_TOL = 1e-9
-FORMAT_VERSION = 2
 
 
 class SnippetInputError(ProgexecError, ValueError):
@@ -138,11 +139,14 @@ def _json_float(value: float | None) -> float | str | None:
     return repr(value)
 
 
-def read_records(path: Path) -> list[Line]:
+def read_records(path: str | Path, wanted: Wanted | None = None) -> list[Line]:
     """A JSON list or JSON Lines file as numbered records, through the shared readers (``.gz``, ``-``, a BOM,
-    lines split on ``\n`` only, bounded records); a record that cannot be read is a Line with its reason."""
+    lines split on ``\n`` only, bounded records); a record that cannot be read is a Line with its reason.
+    With ``wanted`` (:data:`~progexec.inputkinds.MATHQA_PYTHON_GOLD` / ``..._PREDICTIONS``), an input of
+    another kind is refused (SnippetInputError)."""
     try:
-        return [Line(record.number, record.value, record.error) for record in shared_records(path)]
+        return [Line(record.number, record.value, record.error)
+                for record in shared_records(path, wanted=wanted, document=False)]
     except InputError as error:
         raise SnippetInputError(str(error)) from None
 

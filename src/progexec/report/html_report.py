@@ -3,47 +3,27 @@
 Summary first (the programs where a final-value rounder diverges, on the first screen),
 then the plot, every listed program with its detail view, one section per rounder and
 per finding kind, the refused programs and the legend; every table sorts and filters.
+This module computes what the page shows; ``templates/report.html.j2`` lays it out.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction
-from html import escape
+from typing import TextIO
 
 from ..interp.status import STATUS_DESCRIPTIONS, Status
-from ..oracle.classify import ALL_VARIANTS, ROUNDER_FINDING, VARIANT_TITLES, Analysis, FindingKind
+from ..oracle.classify import ALL_VARIANTS, ROUNDER_FINDING, VARIANT_TITLES, Analysis, Finding, FindingKind
 from ..oracle.reference import ExactAnswer
-from . import interactive as ui
-from .interactive import Cell, Column, Filter, Row
+from . import templates
 from .legend import MEANINGS, SEVERITIES
 from .model import Report
-from .plot import FINAL_KINDS, lane_of, legend, render_svg
+from .plot import FINAL_KINDS, lane_of, legend, svg_view
+from .templates import Filter, Row, Table, anchors, shown
 
 EXACT_DIGITS = 40
 """An exact value with a terminating expansion up to this many digits is shown in full, else as n/d."""
-
-
-def _code(text: str) -> str:
-    """Escape ``text``, turning `backticked` parts into <code>."""
-    return "".join(f"<code>{escape(piece)}</code>" if odd % 2 else escape(piece)
-                   for odd, piece in enumerate(text.split("`")))
-
-
-def _value(value: object) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return repr(value) if isinstance(value, float) else str(value)
-
-
-def _num(value: object) -> Cell:
-    return Cell(escape(_value(value)) if value is not None else "", ui.number_key(value))
-
-
-def _ulps(ulps: float | None) -> Cell:
-    return Cell("" if ulps is None else f"{ulps:.3g}", ui.number_key(ulps))
 
 
 def _fraction(value: Fraction) -> str:
@@ -71,209 +51,167 @@ def _exact(answer: ExactAnswer | None) -> str:
         return f"undecided: {answer.message}"
     rounded = answer.rounded_float()
     if isinstance(answer.value, Fraction):
-        shown = _fraction(answer.value)
+        exact = _fraction(answer.value)
     elif isinstance(answer.value, bool):
-        shown = _value(answer.value)
+        exact = shown(answer.value)
     elif answer.low is not None and answer.high is not None:
-        shown = f"irrational, between {float(answer.low)!r} and {float(answer.high)!r}"
+        exact = f"irrational, between {float(answer.low)!r} and {float(answer.high)!r}"
     else:
-        shown = "not rational"
-    return f"{shown} → rounds to {_value(rounded)}"
+        exact = "not rational"
+    return f"{exact} → rounds to {shown(rounded)}"
 
 
-def _details(analysis: Analysis) -> str:
-    """The detail view of one program: every rounder's answer, the exact values, the distance, the explanation."""
-    items = []
+@dataclass(frozen=True, slots=True)
+class Detail:
+    """One line of a program's detail view; ``differs`` marks a rounder whose answer is not the official one."""
+
+    key: str
+    value: str
+    differs: bool = False
+
+
+def details(analysis: Analysis) -> list[Detail]:
+    """The detail view of one program: every rounder's answer, the exact values, the distance, the gold."""
+    lines = []
     if analysis.status is not Status.OK:
-        items.append(("status", f"{analysis.status.label}: {STATUS_DESCRIPTIONS[analysis.status]}"))
+        lines.append(Detail("status", f"{analysis.status.label}: {STATUS_DESCRIPTIONS[analysis.status]}"))
         if analysis.message:
-            items.append(("message", analysis.message))
+            lines.append(Detail("message", analysis.message))
     for name, value in analysis.answers.items():
         differs = name != "spec" and (value != analysis.official or type(value) is not type(analysis.official))
-        shown = escape(_value(value))
-        items.append((f"answer {name}" if name != "spec" else "official (spec)",
-                      f'<span class="differs">{shown} (differs)</span>' if differs else shown))
+        lines.append(Detail(f"answer {name}" if name != "spec" else "official (spec)", shown(value), differs))
     if analysis.raw is not None:
-        items.append(("raw value", f"{analysis.raw!r} ({analysis.raw.hex()})"))
+        lines.append(Detail("raw value", f"{analysis.raw!r} ({analysis.raw.hex()})"))
     if analysis.exact_decimal is not None:
-        items.append(("exact, literals as decimals", _exact(analysis.exact_decimal)))
+        lines.append(Detail("exact, literals as decimals", _exact(analysis.exact_decimal)))
     if analysis.exact_float is not None:
-        items.append(("exact, literals as doubles", _exact(analysis.exact_float)))
+        lines.append(Detail("exact, literals as doubles", _exact(analysis.exact_float)))
     if analysis.ulps_to_boundary is not None:
         distance = "0: an exact tie" if analysis.ulps_to_boundary == 0 else f"{analysis.ulps_to_boundary:.6g}"
-        items.append(("ulps to the boundary", distance))
+        lines.append(Detail("ulps to the boundary", distance))
     if analysis.has_gold:
-        items.append(("gold exe_ans", _value(analysis.gold)))
-    rows = "".join(f"<dt>{escape(key)}</dt><dd>{value if value.startswith('<span') else escape(value)}</dd>"
-                   for key, value in items)
-    explanations = "".join(f'<li><span class="badge {f.kind.severity}">{escape(f.kind.label)}</span> '
-                           f"{escape(f.message())}</li>" for f in analysis.findings)
-    return (f'<details><summary>answers, exact value, explanation</summary><div class="detail"><dl class="kv">{rows}'
-            "</dl>" + (f'<ul class="plain">{explanations}</ul>' if explanations else "") + "</div></details>")
-
-
-def _badges(analysis: Analysis) -> str:
-    return " ".join(f'<span class="badge {f.kind.severity}">{escape(f.kind.label)}</span>'
-                    for f in analysis.findings)
+        lines.append(Detail("gold exe_ans", shown(analysis.gold)))
+    return lines
 
 
 def _rounders(analysis: Analysis) -> list[str]:
     return [name for name in ALL_VARIANTS if ROUNDER_FINDING[name] in analysis.kinds]
 
 
-class _Page:
-    """The listed programs (with findings, or refused) and their anchors, computed once."""
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A program the page lists (with findings, or refused), with the anchor of its row in the main table."""
+
+    analysis: Analysis
+    link: str
+    ulps: str
+    """The distance to the boundary as shown (3 significant digits; empty when there is none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """A row of the headline table: the program and its diverging final-value rounders grouped by answer."""
+
+    listed: Listed
+    diverging: tuple[tuple[str, str], ...]
+    """(rounder names joined by `` · ``, their shared answer)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KindRow:
+    """A row of a finding kind's section: the program and the finding."""
+
+    listed: Listed
+    finding: Finding
+
+
+class ReportPage:
+    """Everything report.html shows, computed once from a :class:`Report`."""
 
     def __init__(self, report: Report) -> None:
         self.report = report
-        self.listed = [(index, a) for index, a in enumerate(report.analyses) if a.findings or a.status is not Status.OK]
-        self.links = dict(zip((index for index, _ in self.listed), ui.anchors("p", (a.id for _, a in self.listed))))
+        chosen = [(index, a) for index, a in enumerate(report.analyses) if a.findings or a.status is not Status.OK]
+        links = anchors("p", (a.id for _, a in chosen))
+        self.listed = [Listed(a, link, "" if a.ulps_to_boundary is None else f"{a.ulps_to_boundary:.3g}")
+                       for (_, a), link in zip(chosen, links)]
+        self.links = {index: link for (index, _), link in zip(chosen, links)}
+        """Index into ``report.analyses`` -> the anchor of its row (the plot's dots link there)."""
+        lanes = Counter(lane_of(a) for a in report.analyses)
+        self.final, self.per_step_only = lanes[0], lanes[1]
+        self.divergent, self.counts, self.gold = report.divergent(), report.finding_counts(), report.gold_summary()
+        self.per_rounder = ", ".join(f"{name} {self.divergent[name]}" for name in ALL_VARIANTS if name != "per_step")
+        self.refused_count = len(report.refused())
+        self.variants = [(name, VARIANT_TITLES[name]) for name in ALL_VARIANTS]
+        rounder_kinds = set(ROUNDER_FINDING.values())
+        self.hazard_kinds = [kind for kind in FindingKind if kind not in rounder_kinds]
+        self.summary_rounders = Table([Row((name, title, self.divergent[name])) for name, title in self.variants])
+        self.summary_kinds = Table([Row((kind, "rounder" if kind in rounder_kinds else "kind", self.counts[kind.label]))
+                                    for kind in FindingKind])
+        self.summary_statuses = Table([Row((name, STATUS_DESCRIPTIONS[Status[name.upper()]], count))
+                                       for name, count in report.statuses().items()])
+        self.legend = Table([Row((kind, MEANINGS[kind]), f"legend-{kind.label}") for kind in FindingKind])
+        self.severities = SEVERITIES
+        self.plot = svg_view(report, self.links)
+        self.plot_legend = legend(report)
 
-    def id_link(self, index: int, analysis: Analysis) -> Cell:
-        return Cell(ui.link(self.links[index], analysis.id), analysis.id)
-
-    def headline(self) -> str:
+    def headline(self) -> Table:
+        chosen = [entry for entry in self.listed if entry.analysis.kinds & FINAL_KINDS]
         rows = []
-        chosen = [(index, a) for index, a in self.listed if a.kinds & FINAL_KINDS]
-        for (index, a), anchor in zip(chosen, ui.anchors("top", (a.id for _, a in chosen))):
+        for entry, anchor in zip(chosen, anchors("top", (entry.analysis.id for entry in chosen))):
+            a = entry.analysis
             answers: dict[str, list[str]] = {}
             for name in _rounders(a):
                 if name != "per_step":
-                    answers.setdefault(_value(a.answers.get(name)), []).append(name)
-            diverging = " ".join(f'<span class="badge divergence">{escape(" · ".join(names))}: {escape(value)}'
-                                 "</span>" for value, names in answers.items())
-            rows.append(Row([self.id_link(index, a), f"<code>{escape(a.program)}</code>", _num(a.raw),
-                             _num(a.official), diverging], anchor, text=f"{a.id} {a.program}"))
-        columns = [Column("id", css="nowrap"), Column("program"), Column("raw value", True),
-                   Column("official", True), Column("diverging rounders: answer")]
-        heading = f'<h2 id="headline" class="first">Where a final-value rounder diverges: {len(rows)}</h2>'
-        return ui.table("headline-table", columns, rows, search="filter these programs", heading=heading,
-                        widths=(25, 33, 12, 10, 20),
-                        empty="No final-value rounder diverges on any program.")
+                    answers.setdefault(shown(a.answers.get(name)), []).append(name)
+            diverging = tuple((" · ".join(names), value) for value, names in answers.items())
+            rows.append(Row(Headline(entry, diverging), anchor, text=f"{a.id} {a.program}"))
+        return Table(rows)
 
-    def programs(self) -> str:
-        counts = self.report.finding_counts()
+    def programs(self) -> Table:
         rows = []
-        for index, a in self.listed:
+        for entry in self.listed:
+            a = entry.analysis
             kinds = [f.kind.label for f in a.findings]
-            rows.append(Row([self.id_link(index, a), escape(a.status.label),
-                             f"<code>{escape(a.program)}</code>{_details(a)}", _num(a.raw), _num(a.official),
-                             _ulps(a.ulps_to_boundary), Cell(_badges(a), " ".join(kinds))],
-                            self.links[index],
-                            (("kind", " ".join(sorted(set(kinds)))), ("rounder", " ".join(_rounders(a))),
-                             ("status", a.status.label)),
+            rows.append(Row(entry, entry.link, (("kind", " ".join(sorted(set(kinds)))),
+                                                ("rounder", " ".join(_rounders(a))), ("status", a.status.label)),
                             " ".join([a.id, a.program, a.status.label, *kinds])))
-        statuses = self.report.statuses()
-        filters = [Filter("kind", "finding", tuple((kind.label, f"{kind.label} ({counts[kind.label]})")
-                                                   for kind in FindingKind if counts[kind.label])),
-                   Filter("rounder", "rounder", tuple((name, f"{name} ({self.report.divergent()[name]})")
+        filters = [Filter("kind", "finding", tuple((kind.label, f"{kind.label} ({self.counts[kind.label]})")
+                                                   for kind in FindingKind if self.counts[kind.label])),
+                   Filter("rounder", "rounder", tuple((name, f"{name} ({self.divergent[name]})")
                                                       for name in ALL_VARIANTS)),
-                   Filter("status", "status", tuple((name, f"{name} ({count})") for name, count in statuses.items()))]
-        columns = [Column("id"), Column("status"), Column("program"), Column("raw value", True),
-                   Column("official", True), Column("ulps to boundary", True), Column("findings")]
-        return ui.table("programs-table", columns, rows, filters=filters, search="search id, program, finding",
-                        widths=(14, 7, 34, 13, 9, 8, 15))
+                   Filter("status", "status", tuple((name, f"{name} ({count})")
+                                                    for name, count in self.report.statuses().items()))]
+        return Table(rows, filters)
 
-    def rounder_sections(self) -> str:
-        parts = []
-        for name in ALL_VARIANTS:
-            kind = ROUNDER_FINDING[name]
-            chosen = [(index, a) for index, a in self.listed if kind in a.kinds]
-            rows = [Row([self.id_link(index, a), f"<code>{escape(a.program)}</code>", _num(a.raw), _num(a.official),
-                         _num(a.answers.get(name))], anchor, text=f"{a.id} {a.program}")
-                    for (index, a), anchor in zip(chosen, ui.anchors(f"r-{name}", (a.id for _, a in chosen)))]
-            columns = [Column("id"), Column("program"), Column("raw value", True), Column("official", True),
-                       Column(f"{name} answer", True)]
-            parts.append(f'<h3 id="rounder-{name}">{_code(VARIANT_TITLES[name])}: {len(rows)} divergent</h3>')
-            parts.append(ui.table(f"rounder-{name}-table", columns, rows, widths=(22, 38, 15, 12, 13)))
-        return "\n".join(parts)
+    def rounder(self, name: str) -> Table:
+        chosen = [entry for entry in self.listed if ROUNDER_FINDING[name] in entry.analysis.kinds]
+        return Table([Row(entry, anchor, text=f"{entry.analysis.id} {entry.analysis.program}")
+                      for entry, anchor in zip(chosen, anchors(f"r-{name}", (e.analysis.id for e in chosen)))])
 
-    def kind_sections(self) -> str:
-        parts = []
-        rounder_kinds = set(ROUNDER_FINDING.values())
-        for kind in FindingKind:
-            if kind in rounder_kinds:
-                continue
-            chosen = [(index, a, f) for index, a in self.listed for f in a.findings if f.kind is kind]
-            anchors = ui.anchors(f"k-{kind.label}", (a.id for _, a, _ in chosen))
-            rows = [Row([self.id_link(index, a), f"<code>{escape(a.program)}</code>", escape(f.message())], anchor,
-                        text=f"{a.id} {a.program} {f.message()}")
-                    for (index, a, f), anchor in zip(chosen, anchors)]
-            parts.append(f'<h3 id="kind-{kind.label}"><code>{escape(kind.label)}</code> ({kind.severity}): '
-                         f"{len(rows)}</h3>")
-            parts.append(ui.table(f"kind-{kind.label}-table", [Column("id"), Column("program"), Column("finding")],
-                                  rows, widths=(20, 35, 45)))
-        return "\n".join(parts)
+    def kind(self, kind: FindingKind) -> Table:
+        chosen = [KindRow(entry, f) for entry in self.listed for f in entry.analysis.findings if f.kind is kind]
+        return Table([Row(row, anchor, text=f"{row.listed.analysis.id} {row.listed.analysis.program} "
+                                            f"{row.finding.message()}")
+                      for row, anchor in zip(chosen, anchors(f"k-{kind.label}",
+                                                             (row.listed.analysis.id for row in chosen)))])
 
-    def refused(self) -> str:
-        chosen = [(index, a) for index, a in self.listed if a.status is not Status.OK]
-        rows = [Row([self.id_link(index, a), escape(a.status.label), f"<code>{escape(a.program)}</code>",
-                     escape(a.message)], anchor, text=f"{a.id} {a.status.label} {a.program} {a.message}")
-                for (index, a), anchor in zip(chosen, ui.anchors("x", (a.id for _, a in chosen)))]
-        return ui.table("refused-table", [Column("id"), Column("status"), Column("program"), Column("message")], rows,
-                        widths=(20, 12, 30, 38))
-
-
-def _summary_tables(report: Report) -> str:
-    divergent, counts = report.divergent(), report.finding_counts()
-    rounders = [Row([Cell(f'<a href="#rounder-{name}">{_code(VARIANT_TITLES[name])}</a>', name),
-                     Cell(str(divergent[name]), str(divergent[name]))]) for name in ALL_VARIANTS]
-    kinds = [Row([Cell(f'<a href="#{"rounder" if kind in ROUNDER_FINDING.values() else "kind"}-{kind.label}">'
-                       f"<code>{escape(kind.label)}</code></a>", kind.label),
-                  escape(kind.severity), Cell(str(counts[kind.label]), str(counts[kind.label]))]) for kind in FindingKind]
-    statuses = [Row([escape(name), escape(STATUS_DESCRIPTIONS[Status[name.upper()]]), Cell(str(count), str(count))])
-                for name, count in report.statuses().items()]
-    return "\n".join([
-        '<h3 id="summary-rounders">Programs whose answer differs, per rounder</h3>',
-        ui.table("summary-rounders-table", [Column("rounder / variant"), Column("programs", True)], rounders,
-                 compact=True),
-        '<h3 id="summary-findings">Programs per finding kind</h3>',
-        ui.table("summary-findings-table", [Column("finding"), Column("severity"), Column("programs", True)], kinds,
-                 compact=True),
-        '<h3 id="summary-statuses">Programs per status</h3>',
-        ui.table("summary-statuses-table", [Column("status"), Column("meaning"), Column("programs", True)], statuses,
-                 compact=True),
-    ])
-
-
-def _legend() -> str:
-    rows = [Row([Cell(f"<code>{escape(kind.label)}</code>", kind.label), escape(kind.severity),
-                 _code(MEANINGS[kind])], f"legend-{kind.label}") for kind in FindingKind]
-    severities = "".join(f"<li><strong>{escape(name)}</strong>: {escape(text)}</li>" for name, text in SEVERITIES.items())
-    return (ui.table("legend-table", [Column("finding"), Column("severity"), Column("meaning")], rows,
-                     widths=(22, 13, 65))
-            + f'<ul class="plain">{severities}</ul>')
-
-
-def _lead(report: Report) -> str:
-    lanes = Counter(lane_of(a) for a in report.analyses)
-    final, per_step_only = lanes[0], lanes[1]
-    divergent, gold = report.divergent(), report.gold_summary()
-    per_rounder = ", ".join(f"{name} {divergent[name]}" for name in ALL_VARIANTS if name != "per_step")
-    return (f"{report.programs} programs from {escape(report.source)}. <strong>{final}</strong> get a different "
-            f"answer from a final-value rounder ({escape(per_rounder)}); {per_step_only} more only when every "
-            f"intermediate is rounded (<a href=\"#rounder-per_step\">per_step</a>). Gold answers reproduced: "
-            f"{gold['matching']} of {gold['with_gold']}. Refused: <a href=\"#refused\">{len(report.refused())}</a>.")
+    def refused(self) -> Table:
+        chosen = [entry for entry in self.listed if entry.analysis.status is not Status.OK]
+        return Table([Row(entry, anchor, text=f"{entry.analysis.id} {entry.analysis.status.label} "
+                                              f"{entry.analysis.program} {entry.analysis.message}")
+                      for entry, anchor in zip(chosen, anchors("x", (e.analysis.id for e in chosen)))])
 
 
 def render(report: Report) -> str:
     """The whole report.html text."""
-    page = _Page(report)
-    entries = "".join(f'<li><span class="swatch{" bar" if "bars" in text else ""}" style="background:{fill}"></span>'
-                      f"{escape(text)}</li>" if fill else f'<li class="muted">{escape(text)}</li>'
-                      for fill, text in legend(report))
-    fields = {
-        "lead": _lead(report),
-        "headline": page.headline(),
-        "summary_tables": _summary_tables(report),
-        "plot": render_svg(report, page.links),
-        "plot_legend": entries,
-        "listed": str(len(page.listed)),
-        "programs": page.programs(),
-        "rounders": page.rounder_sections(),
-        "kinds": page.kind_sections(),
-        "refused_count": str(len(report.refused())),
-        "refused": page.refused(),
-        "legend": _legend(),
-    }
-    return ui.fill("report.html", fields)
+    return templates.render("report.html.j2", page=ReportPage(report), details=details)
+
+
+@dataclass(frozen=True, slots=True)
+class HtmlReporter:
+    """report.html."""
+
+    report_type: str = "html"
+
+    def report(self, model: Report, outfile: TextIO) -> None:
+        outfile.write(render(model))

@@ -1,19 +1,21 @@
-"""The shared parts of the interactive HTML reports: anchors, sortable and filterable tables, inline assets.
+"""The string-built tables and ``{{field}}`` pages that came before the Jinja2 templates.
 
-Every table is plain HTML a script enhances (click a header to sort, type or pick to
-filter); the page is complete and readable without the script. Nothing here reads the
-clock or the environment, so a report renders to the same bytes on every run.
+Superseded by :mod:`progexec.report.templates` (report.html and score.html are rendered there);
+kept only for the pages not yet moved to a template (docs/architecture.md, "HTML pages"), and
+removed when the last one has. Anchors and sort keys are the templates' own.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from importlib import resources
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+from .templates import anchors, number_key
+
+__all__ = ["Cell", "Column", "Filter", "Row", "anchors", "fill", "link", "number_key", "table", "text"]
 
 
 def _asset(name: str) -> str:
@@ -24,22 +26,6 @@ def fill(template_name: str, fields: dict[str, str]) -> str:
     """The named template with every ``{{field}}`` replaced; ``{{css}}`` and ``{{script}}`` are the shared assets."""
     values = {"css": _asset("interactive.css"), "script": _asset("interactive.js"), **fields}
     return re.sub(r"\{\{(\w+)\}\}", lambda match: values[match.group(1)], _asset(template_name))
-
-
-def anchors(prefix: str, ids: Iterable[str]) -> list[str]:
-    """One HTML id per entry, unique and safe both as a URL fragment and as a CSS ``#id`` selector
-    (letters, digits, ``_`` and ``-`` only): ``prefix-slug``, then ``-2``, ``-3`` on repeats."""
-    taken: set[str] = set()
-    result = []
-    for item_id in ids:
-        base = f"{prefix}-{_UNSAFE.sub('-', item_id).strip('-') or 'item'}"
-        anchor, suffix = base, 1
-        while anchor in taken:
-            suffix += 1
-            anchor = f"{base}-{suffix}"
-        taken.add(anchor)
-        result.append(anchor)
-    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,14 +112,3 @@ def table(table_id: str, columns: Sequence[Column], rows: Sequence[Row], *, filt
         if widths else ""
     return "\n".join(["".join(controls), f'<div class="wide"><table id="{table_id}"{css}>{columns_html}<thead><tr>'
                       f"{head}</tr></thead><tbody>", *body, "</tbody></table></div>"])
-
-
-def number_key(value: object) -> str:
-    """A sort key the script reads with ``Number()``; empty (sorted last) for non-numbers."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return ""
-    if value != value:
-        return ""
-    if value in (float("inf"), float("-inf")):
-        return "Infinity" if value > 0 else "-Infinity"
-    return repr(value)

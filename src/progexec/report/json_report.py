@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TextIO
 
 from ..oracle.classify import Analysis
 from ..oracle.reference import ExactAnswer
@@ -73,6 +74,11 @@ def summary(report: Report) -> dict[str, Any]:
     }
 
 
+def summary_record(report: Report) -> dict[str, Any]:
+    """What ``report --json`` prints: the summary, with the run's ``meta``."""
+    return {**summary(report), **({"meta": report.meta} if report.meta is not None else {})}
+
+
 def render(report: Report) -> str:
     """The whole report.json text (sorted keys where order carries no meaning; no timestamps)."""
     document: dict[str, Any] = {
@@ -87,3 +93,13 @@ def render(report: Report) -> str:
         ],
     }
     return json.dumps(document, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class JsonReporter:
+    """report.json."""
+
+    report_type: str = "json"
+
+    def report(self, model: Report, outfile: TextIO) -> None:
+        outfile.write(render(model))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
+from typing import TextIO
 
 from ..interp.status import STATUS_DESCRIPTIONS, Status
 from ..oracle.classify import ALL_VARIANTS, FINAL_VALUE_ROUNDERS, ROUNDER_FINDING, VARIANT_TITLES, Analysis, FindingKind
@@ -138,3 +140,13 @@ def render(report: Report) -> str:
     lines.append("")
     lines += _legend()
     return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class MarkdownReporter:
+    """report.md."""
+
+    report_type: str = "markdown"
+
+    def report(self, model: Report, outfile: TextIO) -> None:
+        outfile.write(render(model))

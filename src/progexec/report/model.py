@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from ..interp.status import Status
 from ..items import Item
 from ..limits import Limits
 from ..meta import run_meta
+from ..parallel import ParallelOptions, PerItem, parallel_map
 from ..records import FORMAT_VERSION
 from ..oracle.classify import ALL_VARIANTS, Analysis, FindingKind, analyze_execution
 from ..runner import Stop, bounded, execute_unbounded, limit_exceeded, prepare
@@ -78,15 +80,22 @@ def analyze_item(item: Item, limits: Limits | None = None) -> Analysis:
 
 
 def build_report(items: Iterable[Item], source: str, progress: Callable[[int], None] | None = None,
-                 limits: Limits | None = None) -> Report:
-    """Analyse every item, in order; ``meta`` records progexec, Python, the limits and the SHA-256 of the
-    items as read (the same for the command line and the library, so the report is reproducible)."""
+                 limits: Limits | None = None, options: ParallelOptions | None = None) -> Report:
+    """Analyse every item, in order (on the engine ``options`` names; serial by default); ``meta`` records
+    progexec, Python, the limits and the SHA-256 of the items as read (the same for the command line and
+    the library, so the report is reproducible)."""
     report = Report(source)
     prepare()  # the parsers and oracle modules are ready before the first item's clock starts
     digest = hashlib.sha256()
-    for done, item in enumerate(items, start=1):
-        digest.update(item_fingerprint(item))
-        report.analyses.append(analyze_item(item, limits))
+
+    def fingerprinted() -> Iterator[Item]:
+        for item in items:
+            digest.update(item_fingerprint(item))
+            yield item
+
+    work: PerItem[Item, Analysis] = PerItem(partial(analyze_item, limits=limits))
+    for done, analysis in enumerate(parallel_map(work, fingerprinted(), options), start=1):
+        report.analyses.append(analysis)
         if progress is not None:
             progress(done)
     report.meta = run_meta([], None, limits) | {"items_sha256": digest.hexdigest()}

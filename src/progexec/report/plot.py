@@ -6,6 +6,7 @@ with findings, where each program is a dot linking to its row and dots that fall
 same place stack upwards. Exact ties (0 ulps) get their own column at the left; values
 outside the axis are drawn as arrows at its ends. The legend is HTML beside the figure,
 never on the data. The SVG has a ``viewBox`` and no fixed size, so it scales with the page.
+This module places every mark; ``templates/plot.svg.j2`` draws them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from html import escape
 
 from ..oracle.classify import Analysis, FindingKind, FINAL_VALUE_ROUNDERS, ROUNDER_FINDING
 from .model import Report
@@ -84,19 +84,82 @@ def _fmt_ulps(ulps: float) -> str:
     return "0 (an exact tie)" if ulps == 0 else f"{ulps:.3g}"
 
 
-def _histogram(values: list[float], parts: list[str]) -> None:
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """One histogram bar (coordinates already formatted)."""
+
+    x: str
+    y: str
+    width: str
+    height: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dot:
+    """One program's mark: a circle, or a triangle (``points``) for a value beyond the axis."""
+
+    cx: str
+    cy: str
+    points: str
+    title: str
+    anchor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class LaneView:
+    """One lane: its title line, its baseline and its dots."""
+
+    fill: str
+    label: str
+    count: int
+    label_y: str
+    base: str
+    dots: tuple[Dot, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlotView:
+    """Every mark of the figure, positioned; ``templates/plot.svg.j2`` draws it."""
+
+    width: int
+    height: str
+    programs: int
+    ticks: tuple[tuple[str, str, int], ...]
+    """(y of the grid line, y of its label, count)."""
+    bars: tuple[Bar, ...]
+    bottom: str
+    lanes: tuple[LaneView, ...]
+    axis: str
+    axis_end: str
+    axis_label: str
+    axis_caption: str
+    decades: tuple[tuple[str, int], ...]
+    """(x, decade) of each labelled tick."""
+    left: str
+    grid_left: str
+    tick_label_x: str
+    tie_x: str
+    x0: str
+    x1: str
+    middle: str
+    hist_top: str
+    radius: float
+    bar_fill: str = BAR_FILL
+
+
+def _bars(values: list[float]) -> tuple[tuple[tuple[str, str, int], ...], tuple[Bar, ...]]:
     bins = Counter(_bin(value) for value in values)
     top = 10 ** math.ceil(math.log10(max(bins.values(), default=1) + 1))  # an empty report draws an empty axis
     bottom = HIST_TOP + HIST_HEIGHT
-    parts.append(f'<text x="4" y="14" font-size="11">programs per half-decade, all {len(values)} with a '
-                 'nonzero finite raw value (log scale)</text>')
+    ticks = []
     tick = 1
     while tick <= top:
         y = _count_y(tick, top)
-        parts.append(f'<line x1="{TIE_X - 16:.0f}" y1="{y:.1f}" x2="{X1:.0f}" y2="{y:.1f}" stroke="#e3e3e3"/>')
-        parts.append(f'<text x="{TIE_X - 20:.0f}" y="{y + 3.5:.1f}" font-size="10" text-anchor="end">{tick}</text>')
+        ticks.append((f"{y:.1f}", f"{y + 3.5:.1f}", tick))
         tick *= 10
     step = (X1 - X0) / ((HIGH - LOW) * BINS_PER_DECADE)
+    bars = []
     for index, count in sorted(bins.items(), key=lambda entry: -1 if entry[0] is None else entry[0]):
         if index is None:
             left, width, what = TIE_X - 8, 16.0, "exact ties (0 ulps)"
@@ -105,26 +168,24 @@ def _histogram(values: list[float], parts: list[str]) -> None:
             low = LOW + index / BINS_PER_DECADE
             what = f"1e{low:g} to 1e{low + 1 / BINS_PER_DECADE:g} ulps"
         y = _count_y(count, top)
-        parts.append(f'<rect x="{left + 0.5:.1f}" y="{y:.1f}" width="{width - 1:.1f}" height="{bottom - y:.1f}" '
-                     f'fill="{BAR_FILL}"><title>{escape(what)}: {count} programs</title></rect>')
-    parts.append(f'<line x1="{TIE_X - 16:.0f}" y1="{bottom:.1f}" x2="{X1:.0f}" y2="{bottom:.1f}" stroke="#333"/>')
+        bars.append(Bar(f"{left + 0.5:.1f}", f"{y:.1f}", f"{width - 1:.1f}", f"{bottom - y:.1f}",
+                        f"{what}: {count} programs"))
+    return tuple(ticks), tuple(bars)
 
 
-def _marker(x: float, y: float, how: str, fill: str) -> str:
+def _points(x: float, y: float, how: str) -> str:
+    """A triangle pointing out of the axis for a value beyond it (``low`` / ``high``); empty for a circle."""
     if how == "low":
-        points = f"{x - RADIUS - 2:.1f},{y:.1f} {x + RADIUS:.1f},{y - RADIUS:.1f} {x + RADIUS:.1f},{y + RADIUS:.1f}"
-        return f'<polygon points="{points}" fill="{fill}" stroke="#222" stroke-width="0.6">'
+        return f"{x - RADIUS - 2:.1f},{y:.1f} {x + RADIUS:.1f},{y - RADIUS:.1f} {x + RADIUS:.1f},{y + RADIUS:.1f}"
     if how == "high":
-        points = f"{x + RADIUS + 2:.1f},{y:.1f} {x - RADIUS:.1f},{y - RADIUS:.1f} {x - RADIUS:.1f},{y + RADIUS:.1f}"
-        return f'<polygon points="{points}" fill="{fill}" stroke="#222" stroke-width="0.6">'
-    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS}" fill="{fill}" stroke="#222" stroke-width="0.6">'
+        return f"{x + RADIUS + 2:.1f},{y:.1f} {x - RADIUS:.1f},{y - RADIUS:.1f} {x - RADIUS:.1f},{y + RADIUS:.1f}"
+    return ""
 
 
-def render_svg(report: Report, links: Mapping[int, str]) -> str:
+def svg_view(report: Report, links: Mapping[int, str]) -> PlotView:
     """The figure; ``links`` maps an index into ``report.analyses`` to the anchor of that program's row."""
     values = [a.ulps_to_boundary for a in report.analyses if a.ulps_to_boundary is not None]
-    parts: list[str] = []
-    _histogram(values, parts)
+    ticks, bars = _bars(values)
     lanes: list[list[tuple[float, str, int, Analysis]]] = [[] for _ in LANES]
     for index, analysis in enumerate(report.analyses):
         which = lane_of(analysis)
@@ -133,6 +194,7 @@ def render_svg(report: Report, links: Mapping[int, str]) -> str:
             lanes[which].append((x, how, index, analysis))
     y = HIST_TOP + HIST_HEIGHT + 12
     diameter = 2 * RADIUS + 0.6
+    views = []
     for lane, members in zip(LANES, lanes):
         stacks: Counter[int] = Counter()
         placed = []
@@ -141,35 +203,22 @@ def render_svg(report: Report, links: Mapping[int, str]) -> str:
             placed.append((column * diameter + X0 if how == "in" else x, stacks[column], how, index, analysis))
             stacks[column] += 1
         height = max(max(stacks.values(), default=0), 1) * diameter + 4
-        parts.append(f'<text x="4" y="{y + 11:.1f}" font-size="11" fill="{lane.fill}" font-weight="bold">'
-                     f'{escape(lane.label)}: {len(members)}</text>')
         base = y + 16 + height
-        parts.append(f'<line x1="{TIE_X - 16:.0f}" y1="{base:.1f}" x2="{X1:.0f}" y2="{base:.1f}" stroke="#bbb"/>')
+        dots = []
         for x, level, how, index, analysis in placed:
             cy = base - 2 - RADIUS - level * diameter
             label = f"{analysis.id}: {_fmt_ulps(analysis.ulps_to_boundary or 0.0)} ulps"
             if how in ("low", "high"):
                 label += " (beyond the axis)"
-            anchor = links.get(index)
-            shape = _marker(x, cy, how, lane.fill) + f"<title>{escape(label)}</title>" + (
-                "</polygon>" if how in ("low", "high") else "</circle>")
-            parts.append(f'<a href="#{anchor}">{shape}</a>' if anchor else shape)
+            dots.append(Dot(f"{x:.1f}", f"{cy:.1f}", _points(x, cy, how), label, links.get(index)))
+        views.append(LaneView(lane.fill, lane.label, len(members), f"{y + 11:.1f}", f"{base:.1f}", tuple(dots)))
         y = base + 4
     axis = y + 4
-    parts.append(f'<line x1="{X0:.0f}" y1="{axis:.1f}" x2="{X1:.0f}" y2="{axis:.1f}" stroke="#333"/>')
-    for decade in range(LOW, HIGH + 1, 2):
-        x = _x(10.0 ** decade)[0]
-        parts.append(f'<line x1="{x:.1f}" y1="{HIST_TOP:.0f}" x2="{x:.1f}" y2="{axis + 4:.1f}" stroke="#000" '
-                     f'stroke-opacity="0.12"/>')
-        parts.append(f'<text x="{x:.1f}" y="{axis + 16:.1f}" font-size="10" text-anchor="middle">1e{decade}</text>')
-    parts.append(f'<text x="{TIE_X:.0f}" y="{axis + 16:.1f}" font-size="10" text-anchor="middle">tie</text>')
-    parts.append(f'<text x="{(X0 + X1) / 2:.0f}" y="{axis + 32:.1f}" font-size="11" text-anchor="middle">distance '
-                 'from the raw value to the nearest 5-place rounding boundary, in ulps of the value (log scale)</text>')
-    height = axis + 40
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height:.0f}" width="100%" '
-            f'preserveAspectRatio="xMinYMin meet" role="img" font-family="system-ui, sans-serif" '
-            f'aria-label="distance to the rounding boundary, one dot per program with findings">')
-    return "\n".join([head, *parts, "</svg>"])
+    decades = tuple((f"{_x(10.0 ** decade)[0]:.1f}", decade) for decade in range(LOW, HIGH + 1, 2))
+    return PlotView(WIDTH, f"{axis + 40:.0f}", len(values), ticks, bars, f"{HIST_TOP + HIST_HEIGHT:.1f}",
+                    tuple(views), f"{axis:.1f}", f"{axis + 4:.1f}", f"{axis + 16:.1f}", f"{axis + 32:.1f}", decades,
+                    f"{TIE_X - 16:.0f}", f"{TIE_X - 16:.0f}", f"{TIE_X - 20:.0f}", f"{TIE_X:.0f}", f"{X0:.0f}",
+                    f"{X1:.0f}", f"{(X0 + X1) / 2:.0f}", f"{HIST_TOP:.0f}", RADIUS)
 
 
 def legend(report: Report) -> list[tuple[str, str]]:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from .score_views import MEASURES, ScoreViews, verdict_of
+from dataclasses import dataclass
+from typing import TextIO
+
+from .score_model import ScoreRun
+from .score_views import MEASURES, ScoreViews, verdict_of, views
 
 EXAMPLES = 10
 """Ids listed per failure group, disagreement or coverage problem; every id is in items.jsonl."""
@@ -99,3 +103,13 @@ def render(data: ScoreViews) -> str:
                          f"{_cell(_value(item.official_value))} | " + " | ".join(cells) + " |")
     lines.append("")
     return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class MarkdownReporter:
+    """score.md: the scoring run in plain text, the same sections as score.html."""
+
+    report_type: str = "markdown"
+
+    def report(self, model: ScoreRun, outfile: TextIO) -> None:
+        outfile.write(render(views(model.report, model.gold, model.predictions)))

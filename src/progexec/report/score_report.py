@@ -1,4 +1,4 @@
-"""Write the scoring report: ``score.md`` (plain text) and ``score.html`` (sortable, filterable, self-contained)."""
+"""Write the scoring reports of one run into a directory: score.json, items.jsonl, score.md, score.html."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..score.results import GoldItem, Prediction, ScoreReport
-from . import score_html, score_markdown
-from .score_views import views
+from .reporter import write
+from .score_html import HtmlReporter
+from .score_json import ItemsReporter, JsonReporter
+from .score_markdown import MarkdownReporter
+from .score_model import ScoreRun
 
 
 def write_score_report(report: ScoreReport, items: Sequence[GoldItem], out_dir: Path,
@@ -17,9 +20,15 @@ def write_score_report(report: ScoreReport, items: Sequence[GoldItem], out_dir: 
     ``items`` are the gold items the report was scored against and ``predictions`` the
     prediction records; both only supply program texts for the detail views.
     """
-    data = views(report, items, predictions)
+    run = ScoreRun(report, items, predictions)
     out_dir.mkdir(parents=True, exist_ok=True)
-    paths = (out_dir / "score.md", out_dir / "score.html")
-    for path, text in zip(paths, (score_markdown.render(data), score_html.render(data))):
-        path.write_text(text, encoding="utf-8", newline="\n")
-    return paths
+    return write(MarkdownReporter(), run, out_dir / "score.md"), write(HtmlReporter(), run, out_dir / "score.html")
+
+
+def write_score_dir(run: ScoreRun, out_dir: Path) -> list[Path]:
+    """``score --out DIR``: score.json (with the disagreements), items.jsonl, score.md and score.html, all
+    from the one run model; the directory is created if needed. Raises ``OSError`` when it cannot be written."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return [write(JsonReporter(compare=True), run, out_dir / "score.json"),
+            write(ItemsReporter(), run, out_dir / "items.jsonl"),
+            *write_score_report(run.report, run.gold, out_dir, run.predictions)]

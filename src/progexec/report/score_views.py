@@ -13,7 +13,7 @@ from itertools import combinations
 
 from ..score.results import GoldItem, ScoredItem, Prediction, ScoreReport
 from ..score.scoring import HAS_PROGRAM_ACCURACY
-from .interactive import anchors
+from .templates import anchors
 
 MEASURES = ("execution", "program")
 

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..limits import current
 from .extract import Found
 from .model import RewardStatus
 import re
 
-from .numbers import (MAX_COUNTED, UNIT_WORDS, Reading, ReadKind, answer_span, count_numbers, read_answer,
+from .numbers import (UNIT_WORDS, Reading, ReadKind, answer_span, count_numbers, read_answer,
                       split_answer)
 
-MAX_SPAN_CHARS = 2_000
-# bound: MAX_SPAN_CHARS = 2_000 — an answer span (a marked line, a box) longer than this is refused unread
 
 _REFUSED = {ReadKind.MANY: RewardStatus.MANY_CANDIDATES, ReadKind.PROSE: RewardStatus.PROSE}
 _VALUES = (ReadKind.NUMBER, ReadKind.BOOLEAN, ReadKind.LETTER)
@@ -65,7 +64,7 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
         return Choice(None, RewardStatus.UNREADABLE, readings[-1].text)
     last = readable[-1]
     if last.kind in _REFUSED:
-        count = str(last.count) if last.count <= MAX_COUNTED else f"more than {MAX_COUNTED}"
+        count = str(last.count) if last.count <= current().max_counted_numbers else f"more than {current().max_counted_numbers}"
         return Choice(None, _REFUSED[last.kind], last.text, count)
     every = readable + [_read(span, letters) for span in others]
     hedge = next((reading for reading in every if reading.kind is ReadKind.MANY and _is_list(reading.text)), None)
@@ -82,7 +81,7 @@ def _read(span: str, letters: bool) -> Reading:
     a later sentence hedges with another value (``5. Or 6.``). Several lines (a tag's content, or a
     marker line followed by hedge lines): the last line holding a value, the other lines checked
     the same way."""
-    if len(span) > MAX_SPAN_CHARS:  # longer than any plain answer: refused, only its numbers counted
+    if len(span) > current().max_span_chars:  # longer than any plain answer: refused, only its numbers counted
         count = count_numbers(span)
         return Reading(ReadKind.MANY if count > 1 else ReadKind.PROSE, span, count=count)
     lines = [line for line in span.split("\n") if line.strip()]

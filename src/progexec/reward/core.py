@@ -32,6 +32,10 @@ def score_completion(completion: str, gold: GoldRecord | Mapping[str, Any] | str
     """
     chosen = DEFAULT_POLICY
     try:
+        from ..tatqa.reward import is_tatqa_gold, score_tatqa
+
+        if is_tatqa_gold(gold):  # a TAT-QA gold record: the TAT-QA rules (progexec.tatqa.reward)
+            return score_tatqa(completion, gold, policy)  # type: ignore[arg-type]
         if policy is not None:
             try:
                 chosen = parse_policy(policy)

@@ -18,10 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..limits import current
 from .numbers import normalise
 
-MAX_SPANS = 32
-# bound: MAX_SPANS = 32 — at most this many program candidates are read per completion (answer spans: all)
 
 _FENCE = re.compile(r"```([^`\n]*)\n(.*?)```", re.DOTALL)
 _TAG = re.compile(r"[A-Za-z0-9_+-]*")
@@ -39,8 +38,6 @@ _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 _ANSWER_TAG = re.compile(r"<(/?)answer>", re.IGNORECASE)
 _BOXED = re.compile(r"\\boxed[ \t]*\{")
 _BRACE = re.compile(r"[{}]")
-MAX_BARE_LINE_CHARS = 80
-# bound: MAX_BARE_LINE_CHARS = 80 — a last line longer than this is never a bare answer
 _BARE_LINE = re.compile(  # matched on the line with its whitespace runs collapsed to single spaces
     r"(?:yes|no|[-+(]? ?(?:US\$|[$€£¥])? ?[-+(]? ?[\d.,]+ ?"
     r"(?:%|percent|thousand|million|billion|trillion|bn|mn|[kmb])? ?\)?) ?\.?",
@@ -61,7 +58,7 @@ class Found:
 
 
 def find(completion: str) -> Found:
-    """Collect the candidates of one completion (at most :data:`MAX_SPANS` programs)."""
+    """Collect the candidates of one completion (at most ``max_program_candidates`` (:class:`~progexec.limits.Limits`) programs)."""
     text = without_reasoning(completion)
     tags, outside = _answer_tags(text)
     if not tags:
@@ -125,13 +122,13 @@ def _programs(text: str) -> tuple[str, ...]:
         tag, body = fence.group(1).strip().lower(), fence.group(2).strip()
         if _TAG.fullmatch(tag) and tag in _PROGRAM_TAGS and _CALL_START.match(body):
             found.append(_one_line(body))
-        if len(found) >= MAX_SPANS:
+        if len(found) >= current().max_program_candidates:
             return tuple(found)
     for marker in _PROGRAM_MARKER.finditer(text):
         body = marker.group(1).strip().strip("`*_").strip()
         if _CALL_START.match(body) or _ONE_TOKEN.fullmatch(body):
             found.append(body)
-        if len(found) >= MAX_SPANS:
+        if len(found) >= current().max_program_candidates:
             break
     return _distinct(found)
 
@@ -164,7 +161,7 @@ def _boxed(text: str) -> tuple[str, ...]:
         if end < 0:
             break  # an unclosed box: nothing after it is read as an answer
         found.append(text[start.end():end])
-        if len(found) >= MAX_SPANS:
+        if len(found) >= current().max_program_candidates:
             break
     return tuple(found)
 
@@ -218,7 +215,7 @@ def _next_line(text: str, start: int, stop: int) -> str:
 def _bare_line(text: str) -> str | None:
     stripped = text.rstrip()
     last = stripped[stripped.rfind("\n") + 1:]
-    if len(last) > MAX_BARE_LINE_CHARS:
+    if len(last) > current().max_bare_line_chars:
         return None
     line = " ".join(normalise(last).split())
     return line if _BARE_LINE.fullmatch(line) else None

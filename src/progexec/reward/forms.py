@@ -14,11 +14,11 @@ from __future__ import annotations
 import math
 import re
 
+from ..limits import current
+
 REFUSED = "\u0000"
 """Put in place of a form that cannot be read; a text holding it reads as nothing (unreadable)."""
 
-MAX_EXPONENT = 308
-# bound: MAX_EXPONENT = 308 — a power or a ×10^k with a larger exponent is refused, never computed
 
 MINUS_SIGNS = "\u2212\ufe63\uff0d"
 """Read as ``-`` wherever they stand: MINUS SIGN, SMALL HYPHEN-MINUS, FULLWIDTH HYPHEN-MINUS."""
@@ -73,7 +73,7 @@ def _written(value: float) -> str:
 
 def _power(mantissa: float, exponent_text: str, base: float) -> str:
     exponent = float(exponent_text)
-    if not exponent.is_integer() or abs(exponent) > MAX_EXPONENT:
+    if not exponent.is_integer() or abs(exponent) > current().max_answer_exponent:
         return REFUSED
     try:
         value = mantissa * base ** int(exponent)

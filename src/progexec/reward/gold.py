@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..limits import current
 from ..dialects import get_dialect
 from ..errors import ProgexecError
 from ..interp.table import TableError, validate_table
@@ -28,8 +29,6 @@ DIALECTS = tuple(RUNNERS)
 UNITS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 """The table units a gold record may state (``unit``), by their factor; a plural is accepted."""
 
-MAX_GOLD_JSON_CHARS = 4_000_000
-# bound: MAX_GOLD_JSON_CHARS = 4_000_000 — a gold record given as JSON text longer than this is bad_gold
 
 
 class GoldRecordError(ProgexecError, ValueError):
@@ -105,8 +104,8 @@ class GoldRecord:
 
 
 def _loads(text: str) -> Any:
-    if len(text) > MAX_GOLD_JSON_CHARS:
-        raise GoldRecordError(f"the gold JSON is {len(text)} characters long, over {MAX_GOLD_JSON_CHARS}")
+    if len(text) > current().max_gold_json_chars:
+        raise GoldRecordError(f"the gold JSON is {len(text)} characters long, over {current().max_gold_json_chars}")
     try:
         return json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:

@@ -11,6 +11,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from ..limits import current
+
 
 class Policy(enum.Enum):
     """How a completion is judged (see docs/reward.md)."""
@@ -99,15 +101,13 @@ class RewardResult:
         }
 
 
-MAX_EXTRACTED_CHARS = 500
-# bound: MAX_EXTRACTED_CHARS = 500 — the extracted text kept in a result (longer text is cut, "..." appended)
 
 
 def make_result(status: RewardStatus, policy: Policy, *, extracted: str | None = None,
                 value: float | bool | None = None, **fields: Any) -> RewardResult:
     """Build a result whose score, correctness and format flag follow from ``status``."""
-    if extracted is not None and len(extracted) > MAX_EXTRACTED_CHARS:
-        extracted = extracted[:MAX_EXTRACTED_CHARS] + "..."
+    if extracted is not None and len(extracted) > current().max_extracted_chars:
+        extracted = extracted[:current().max_extracted_chars] + "..."
     correct = status is RewardStatus.OK
     text = status.reason(extracted=extracted, value=value, **fields)
     return RewardResult(1.0 if correct else 0.0, correct, status in FORMAT_OK, extracted, value, status,

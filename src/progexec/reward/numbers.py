@@ -16,6 +16,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from ..limits import current
 from .forms import REFUSED, latex_fractions, rewrite, unify_signs
 
 MIN_ROUNDING_DIGITS = 3
@@ -24,10 +25,6 @@ MIN_ROUNDING_DIGITS = 3
 MAX_PROSE_WORDS = 6
 """An answer holds its number and at most this many other words (unit, currency and scale words not counted)."""
 
-MAX_NUMBER_CHARS = 64
-# bound: MAX_NUMBER_CHARS = 64 — a number written with more characters is unreadable, never parsed
-MAX_COUNTED = 100
-# bound: MAX_COUNTED = 100 — numbers counted in a refused list (its reason says "more than 100" beyond)
 
 _NUMBER = re.compile(
     r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d{1,3}(?!\d))?")
@@ -184,17 +181,17 @@ def _collapse(text: str) -> str:
 
 
 def count_numbers(text: str) -> int:
-    """How many numbers the text holds, counting no further than :data:`MAX_COUNTED`."""
+    """How many numbers the text holds, counting no further than ``max_counted_numbers`` (:class:`~progexec.limits.Limits`)."""
     count = 0
     for count, _ in enumerate(_NUMBER.finditer(text), start=1):
-        if count > MAX_COUNTED:
+        if count > current().max_counted_numbers:
             break
     return count
 
 
 def _number(text: str, match: re.Match[str]) -> Reading:
     digits = match.group(0)
-    if len(digits) > MAX_NUMBER_CHARS:
+    if len(digits) > current().max_number_chars:
         return Reading(ReadKind.NOTHING, text)
     magnitude = float(digits.replace(",", ""))
     prefix = _PREFIX.search(_collapse(text[max(0, match.start() - _AROUND):match.start()]))

@@ -15,12 +15,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..limits import current
 from ..errors import ProgexecError
 from .core import score_completion
 from .model import Policy, RewardResult
 
-MAX_TRAILING_TOKENS = 16
-# bound: MAX_TRAILING_TOKENS = 16 — special tokens stripped from the end of a response, at most
 _SPECIAL_TOKEN = re.compile(r"(?:<\|[A-Za-z0-9_.:-]{1,40}\|>|</s>|<eos>|<end_of_turn>|<pad>)\Z")
 _TAIL = 48
 """Only this many final characters are searched for a special token, so stripping is bounded."""
@@ -32,9 +31,9 @@ class PayloadError(ProgexecError, ValueError):
 
 def response_text(query: str, prompt: object) -> str:
     """The model's response inside an OpenRLHF query: after the prompt when the query starts with
-    it, without trailing special tokens (at most :data:`MAX_TRAILING_TOKENS`)."""
+    it, without trailing special tokens (at most ``max_trailing_tokens`` (:class:`~progexec.limits.Limits`))."""
     text = query[len(prompt):] if isinstance(prompt, str) and prompt and query.startswith(prompt) else query
-    for _ in range(MAX_TRAILING_TOKENS):
+    for _ in range(current().max_trailing_tokens):
         text = text.rstrip()
         tail = text[-_TAIL:]
         match = _SPECIAL_TOKEN.search(tail)

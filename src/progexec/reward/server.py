@@ -1,171 +1,276 @@
-"""``progexec serve``: the reward over HTTP, on the standard library's threading server.
+"""``progexec serve``'s application: the reward over HTTP as an ASGI application (run by uvicorn, see
+:mod:`.http_run`; any ASGI server can run it, without the connection deadlines).
 
 Endpoints: ``GET /health``; ``POST /get_reward`` in OpenRLHF's shape (see :mod:`.remote`);
 ``POST /batch`` with ``{"items": [{"id", "completion", "gold", "policy"?}, ...], "policy"?}`` giving
 ``{"results": [...]}``, one record per item in order (the ``progexec reward`` output lines, with
-``line`` the item's 1-based position). Each request runs in its own thread; a body over
-:data:`MAX_REQUEST_BYTES` is refused with 413 before it is read, a request with more than
-:data:`MAX_ITEMS` items with 413, and every item's work is bounded by the reward's own size
-limits, so no request can hold the server. At most :data:`MAX_ACTIVE_REQUESTS` requests are
-worked on at once; more get 503 at once instead of queueing behind a long one.
+``line`` the item's 1-based position).
+
+A request is refused before its body is read when its framing is not one plain ``Content-Length``
+(411 without one, 400 for two or with ``Transfer-Encoding``) or the length is over
+``max_request_bytes`` (413). Only once the whole body is in does it ask for a working slot
+(``serve_active_requests`` at once, ``serve_queued_requests`` waiting, 503 beyond), so a client
+that trickles its body holds no slot. The body is decoded within counted bounds
+(:mod:`.request_json`); an unusable body is 400 with ``{"error": ...}``, an unusable item a
+``bad_input`` record (``/batch``) or a 0 reward (``/get_reward``) inside the 200 answer. The work
+of a body over :data:`INLINE_BODY_BYTES` runs in a thread (the event loop keeps reading and writing
+other connections), and the slot is given back before the answer is written.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-import threading
-from collections.abc import Mapping
+import os
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from ..limits import DEFAULT_LIMITS, current
+from ..limits import DEFAULT_LIMITS, Limits, current, using
 from .batch import score_item
 from .gold import GoldRecordError, parse_policy
-from .model import Policy
+from .model import DEFAULT_POLICY, Policy, RewardStatus, make_result
 from .remote import PayloadError, check_payload, openrlhf_rewards
+from .request_json import BodyError, decode_body, problem
 
-MAX_REQUEST_BYTES = DEFAULT_LIMITS.max_request_bytes
-"""The default (``max_request_bytes``): a request body over this is refused with 413 before it is read."""
-MAX_ITEMS = DEFAULT_LIMITS.max_request_items
-"""The default (``max_request_items``): a request with more samples (queries or items) is refused with 413."""
-MAX_ACTIVE_REQUESTS = 32
-# bound: MAX_ACTIVE_REQUESTS = 32 — requests worked on at once; more are answered 503 at once
-SOCKET_TIMEOUT = 30.0
-# bound: SOCKET_TIMEOUT = 30 s — a client that stops sending or reading is disconnected
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+ROUTES = ("/get_reward", "/batch")
+"""The POST endpoints."""
+INLINE_BODY_BYTES = 8192
+# bound: INLINE_BODY_BYTES = 8 KiB — a body this small is worked on the event loop itself (its work is a few
+# milliseconds at most); a larger one in a worker thread, so the loop keeps serving other connections
+MAX_ERROR_CHARS = 1000
+"""An error message is cut to this length (it may quote the request)."""
 
 
-class _Refusal(Exception):
-    """A request answered with an error status and a JSON ``{"error": ...}`` body."""
+class Refusal(Exception):
+    """A request answered with an error status and ``{"error": ...}``; ``close`` ends the connection
+    (its body was not read, or its framing cannot be trusted)."""
 
-    def __init__(self, status: HTTPStatus, message: str) -> None:
+    def __init__(self, status: HTTPStatus, message: str, close: bool = False) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.close = close
 
 
-class RewardServer(ThreadingHTTPServer):
-    """The threading server with the default policy and the active-request gate."""
+@dataclass
+class _Slots:
+    """The working slots of one process's event loop (built there, on the first request)."""
 
-    daemon_threads = True
+    loop: asyncio.AbstractEventLoop
+    running: asyncio.Semaphore
+    admitted: int = 0
 
-    def __init__(self, address: tuple[str, int], default_policy: Policy | None = None) -> None:
-        super().__init__(address, RewardHandler)
+
+class RewardApp:
+    """The ASGI application. It pickles as its settings (a policy and the limits), so
+    ``--workers N`` processes each build their own slots."""
+
+    def __init__(self, default_policy: Policy | None = None, limits: Limits | None = None) -> None:
         self.default_policy = default_policy
-        self.gate = threading.BoundedSemaphore(MAX_ACTIVE_REQUESTS)
+        self.limits = limits or current()
+        self._slots: _Slots | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._pid = os.getpid()
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {"default_policy": self.default_policy, "limits": self.limits.record()}
 
-class RewardHandler(BaseHTTPRequestHandler):
-    """One connection; every answer is JSON with a Content-Length."""
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        record = {name: tuple(value) if isinstance(value, list) else value for name, value in state["limits"].items()}
+        self.default_policy = state["default_policy"]
+        self.limits = DEFAULT_LIMITS.with_(**record)
+        self._slots, self._pool, self._pid = None, None, os.getpid()
 
-    protocol_version = "HTTP/1.1"
-    timeout = SOCKET_TIMEOUT
-    server: RewardServer
-
-    def do_GET(self) -> None:  # noqa: N802 (the name http.server dispatches to)
-        if self.path.split("?", 1)[0] == "/health":
-            self._send(HTTPStatus.OK, {"status": "ok", "max_request_bytes": current().max_request_bytes,
-                                       "max_items": current().max_request_items})
-        else:
-            self._send(HTTPStatus.NOT_FOUND, {"error": f"no such endpoint: GET {self.path[:200]}"})
-
-    def do_POST(self) -> None:  # noqa: N802
-        route = self.path.split("?", 1)[0]
-        if route not in ("/get_reward", "/batch"):
-            self._discard_body()
-            self._send(HTTPStatus.NOT_FOUND, {"error": f"no such endpoint: POST {self.path[:200]}"})
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
             return
-        if not self.server.gate.acquire(blocking=False):
-            self._discard_body()
-            self._send(HTTPStatus.SERVICE_UNAVAILABLE, {"error": "the server is busy; retry"})
+        if scope["type"] != "http":
             return
         try:
-            body = self._read_json()
-            answer = _get_reward(body, self.server.default_policy) if route == "/get_reward" \
-                else _batch(body, self.server.default_policy)
-        except _Refusal as refusal:
-            self._send(refusal.status, {"error": refusal.message})
-        else:
-            self._send(HTTPStatus.OK, answer)
+            status, payload, close = await self._route(scope, receive)
+        except Refusal as refusal:
+            status, payload, close = refusal.status, _error(refusal.message), refusal.close
+        if payload is not None:
+            await _respond(send, status, payload, close)
+
+    async def _route(self, scope: Scope, receive: Receive) -> tuple[HTTPStatus, bytes | None, bool]:
+        method, path = scope["method"], scope["path"]
+        if path == "/health":
+            if method not in ("GET", "HEAD"):
+                raise Refusal(HTTPStatus.METHOD_NOT_ALLOWED, f"{method} /health: use GET", _has_body(scope))
+            return HTTPStatus.OK, _encode({"status": "ok", "max_request_bytes": self.limits.max_request_bytes,
+                                          "max_items": self.limits.max_request_items}), _has_body(scope)
+        if path not in ROUTES:
+            raise Refusal(HTTPStatus.NOT_FOUND, f"no such endpoint: {method} {path[:200]}", _has_body(scope))
+        if method != "POST":
+            raise Refusal(HTTPStatus.METHOD_NOT_ALLOWED, f"{method} {path}: use POST", _has_body(scope))
+        length = content_length(scope["headers"], self.limits.max_request_bytes)
+        body = await _read_body(receive, length)
+        if body is None:  # the client went away
+            return HTTPStatus.OK, None, True
+        slots, pool = self._slots_here()
+        if slots.admitted >= self.limits.serve_active_requests + self.limits.serve_queued_requests:
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "the server is busy; retry")
+        slots.admitted += 1
+        try:
+            async with slots.running:
+                if len(body) <= INLINE_BODY_BYTES:  # small: a hop to a thread would cost more than the work
+                    status, payload = self.answer(path, body)
+                else:
+                    status, payload = await slots.loop.run_in_executor(pool, self.answer, path, body)
         finally:
-            self.server.gate.release()
+            slots.admitted -= 1
+        return status, payload, False
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
-        """Quiet: the reward server logs nothing per request."""
+    def answer(self, path: str, body: bytes | bytearray) -> tuple[HTTPStatus, bytes]:
+        """The status and JSON answer of one POST whose body has been read (runs in a worker thread)."""
+        with using(self.limits):
+            try:
+                decoded = decode_body(body, self.limits)
+                if path == "/get_reward":
+                    return HTTPStatus.OK, _encode(self._get_reward(decoded))
+                return HTTPStatus.OK, self._batch(decoded)
+            except BodyError as error:
+                return HTTPStatus.BAD_REQUEST, _error(str(error))
+            except Refusal as refusal:
+                return refusal.status, _error(refusal.message)
+            except Exception as error:  # a bug: the client gets a JSON 500 naming it, the server goes on
+                return HTTPStatus.INTERNAL_SERVER_ERROR, _error(
+                    f"internal error: {type(error).__name__}: {str(error)[:200]}")
 
-    def _length(self) -> int:
-        raw = self.headers.get("Content-Length")
-        if raw is None:
-            self.close_connection = True
-            raise _Refusal(HTTPStatus.LENGTH_REQUIRED, "a Content-Length header is required")
+    def _policy(self, body: Mapping[str, Any]) -> Policy | None:
+        if body.get("policy") is None:
+            return self.default_policy
         try:
-            length = int(raw)
-        except ValueError:
-            self.close_connection = True
-            raise _Refusal(HTTPStatus.BAD_REQUEST, f"bad Content-Length {raw[:40]!r}") from None
-        if length < 0:
-            self.close_connection = True
-            raise _Refusal(HTTPStatus.BAD_REQUEST, f"bad Content-Length {raw[:40]!r}")
-        if length > (bound := current().max_request_bytes):
-            self.close_connection = True  # the body is never read
-            raise _Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
-                           f"the body is {length} bytes, over the limit of {bound}")
-        return length
+            return parse_policy(body["policy"])
+        except GoldRecordError as error:
+            raise Refusal(HTTPStatus.BAD_REQUEST, str(error)) from None
 
-    def _read_json(self) -> Any:
-        data = self.rfile.read(self._length())
+    def _get_reward(self, body: Any) -> dict[str, Any]:
         try:
-            return json.loads(data)
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
-            raise _Refusal(HTTPStatus.BAD_REQUEST, f"the body is not JSON ({error})") from None
+            queries, prompts, labels = check_payload(body)
+        except PayloadError as error:
+            raise Refusal(HTTPStatus.BAD_REQUEST, str(error)) from None
+        if len(queries) > (bound := self.limits.max_request_items):
+            raise Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{len(queries)} queries, over the limit of {bound}")
+        policy = self._policy(body)
+        # a sample holding an unusable value is judged as no completion at all (bad_input, reward 0)
+        usable = [None if any(problem(part) for part in (query, _at(prompts, index), _at(labels, index)))
+                  else query for index, query in enumerate(queries)]
+        return openrlhf_rewards(usable, prompts, labels, policy)
 
-    def _discard_body(self) -> None:
+    def _batch(self, body: Any) -> bytes:
+        if not isinstance(body, Mapping) or not isinstance(body.get("items"), list):
+            raise Refusal(HTTPStatus.BAD_REQUEST, 'the body must be {"items": [...], "policy"?}')
+        items = body["items"]
+        if len(items) > (bound := self.limits.max_request_items):
+            raise Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{len(items)} items, over the limit of {bound}")
+        policy = self._policy(body)
+        records = (_item_record(item, index + 1, policy) for index, item in enumerate(items))
+        return b'{"results": [' + b", ".join(records) + b"]}"
+
+    def _slots_here(self) -> tuple[_Slots, ThreadPoolExecutor]:
+        count = max(self.limits.serve_active_requests, 1)
+        if self._pool is None or self._pid != os.getpid():
+            self._pool, self._slots, self._pid = ThreadPoolExecutor(count, "progexec-serve"), None, os.getpid()
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots.loop is not loop:
+            self._slots = _Slots(loop, asyncio.Semaphore(count))
+        return self._slots, self._pool
+
+
+def _item_record(item: object, line: int, policy: Policy | None) -> bytes:
+    """One ``/batch`` item's record as JSON: scored, or ``bad_input`` naming what is unusable in it."""
+    reason = problem(item)
+    if reason is None:
         try:
-            length = self._length()
-        except _Refusal:
+            return _encode(score_item(item, line, policy))
+        except (ValueError, TypeError, OverflowError) as error:  # an answer that cannot be written as JSON
+            reason = f"its record cannot be written as JSON ({type(error).__name__})"
+    result = make_result(RewardStatus.BAD_INPUT, policy or DEFAULT_POLICY, detail=f"item {line}: {reason}")
+    return _encode({"id": None, "line": line, **result.record()})
+
+
+def content_length(headers: list[tuple[bytes, bytes]], bound: int) -> int:
+    """The body's length from exactly one ``Content-Length`` of digits only, never beside
+    ``Transfer-Encoding``; else a :class:`Refusal` (the body is never read)."""
+    lengths = [value for name, value in headers if name.lower() == b"content-length"]
+    if any(name.lower() == b"transfer-encoding" for name, _ in headers):
+        if lengths:
+            raise Refusal(HTTPStatus.BAD_REQUEST, "Content-Length and Transfer-Encoding together are refused",
+                          close=True)
+        raise Refusal(HTTPStatus.LENGTH_REQUIRED, "a chunked body is not accepted; send a Content-Length",
+                      close=True)
+    if not lengths:
+        raise Refusal(HTTPStatus.LENGTH_REQUIRED, "a Content-Length header is required", close=True)
+    if len(lengths) > 1:
+        raise Refusal(HTTPStatus.BAD_REQUEST, f"{len(lengths)} Content-Length headers; send one", close=True)
+    raw = lengths[0].strip()
+    if not raw or len(raw) > 20 or not all(48 <= byte <= 57 for byte in raw):
+        raise Refusal(HTTPStatus.BAD_REQUEST, f"bad Content-Length {raw[:40].decode('latin-1')!r}: digits only",
+                      close=True)
+    length = int(raw)
+    if length > bound:
+        raise Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                      f"the body is {length} bytes, over the limit of {bound} (max_request_bytes)", close=True)
+    return length
+
+
+async def _read_body(receive: Receive, length: int) -> bytearray | None:
+    """The whole body (``length`` bytes at most, as framed by the server), or None if the client left."""
+    body = bytearray()
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        body += message.get("body", b"")
+        if len(body) > length:
+            raise Refusal(HTTPStatus.BAD_REQUEST, "the body is longer than its Content-Length", close=True)
+        if not message.get("more_body", False):
+            return body
+
+
+def _has_body(scope: Scope) -> bool:
+    """Whether the request announced a body (an answer sent before reading it must close the connection)."""
+    return any(name.lower() in (b"content-length", b"transfer-encoding") and value.strip() not in (b"0", b"")
+               for name, value in scope["headers"])
+
+
+async def _respond(send: Send, status: HTTPStatus, payload: bytes, close: bool) -> None:
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": int(status), "headers": headers})
+    await send({"type": "http.response.body", "body": payload, "more_body": False})
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
             return
-        self.rfile.read(length)
-
-    def _send(self, status: HTTPStatus, payload: Mapping[str, Any]) -> None:
-        data = json.dumps(payload, ensure_ascii=False, allow_nan=False).encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        if self.close_connection:
-            self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(data)
 
 
-def _policy(body: Mapping[str, Any], default: Policy | None) -> Policy | None:
-    if body.get("policy") is None:
-        return default
-    try:
-        return parse_policy(body["policy"])
-    except GoldRecordError as error:
-        raise _Refusal(HTTPStatus.BAD_REQUEST, str(error)) from None
+def _encode(payload: Mapping[str, Any]) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
-def _get_reward(body: Any, default: Policy | None) -> dict[str, Any]:
-    try:
-        queries, prompts, labels = check_payload(body)
-    except PayloadError as error:
-        raise _Refusal(HTTPStatus.BAD_REQUEST, str(error)) from None
-    if len(queries) > (bound := current().max_request_items):
-        raise _Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{len(queries)} queries, over the limit of {bound}")
-    return openrlhf_rewards(queries, prompts, labels, _policy(body, default))
+def _error(message: str) -> bytes:
+    text = message if len(message) <= MAX_ERROR_CHARS else message[:MAX_ERROR_CHARS] + "..."
+    return json.dumps({"error": text}, ensure_ascii=True).encode("ascii")
 
 
-def _batch(body: Any, default: Policy | None) -> dict[str, Any]:
-    if not isinstance(body, Mapping) or not isinstance(body.get("items"), list):
-        raise _Refusal(HTTPStatus.BAD_REQUEST, 'the body must be {"items": [...], "policy"?}')
-    items = body["items"]
-    if len(items) > (bound := current().max_request_items):
-        raise _Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{len(items)} items, over the limit of {bound}")
-    policy = _policy(body, default)
-    return {"results": [score_item(item, index + 1, policy) for index, item in enumerate(items)]}
-
-
-def make_server(host: str = "127.0.0.1", port: int = 0, default_policy: Policy | None = None) -> RewardServer:
-    """A bound, not yet serving, reward server (port 0 picks a free port: read ``server_address``)."""
-    return RewardServer((host, port), default_policy)
+def _at(values: list[object] | None, index: int) -> object:
+    return None if values is None else values[index]

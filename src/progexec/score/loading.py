@@ -29,6 +29,7 @@ from ..corpus import CORPUS_NAMES
 from ..errors import ProgexecError
 from ..grammar.tokens import official_tokenize
 from ..items import Item
+from ..inputkinds import GOLD, PREDICTIONS
 from ..readers import INVALID_UNICODE_ERROR, InputError, Record, read, read_records
 from .results import GoldItem, Prediction
 
@@ -59,7 +60,7 @@ def gold_item(item: Item) -> GoldItem:
 def load_gold(source: str) -> list[GoldItem]:
     """Gold items from a corpus name (see :data:`CORPUS_NAMES`), a file path or ``-``, read once."""
     try:
-        return [gold_item(item) for item in read(source)]
+        return [gold_item(item) for item in read(source, wanted=GOLD)]
     except InputError as error:
         raise ScoreInputError(str(error)) from None
 
@@ -112,7 +113,7 @@ def _values(records: list[Record]) -> list[tuple[Any, str, str | None]]:
 def load_predictions(source: str) -> list[Prediction]:
     """Predictions from a file or ``-``, in file order; unreadable records become Predictions with ``error``."""
     try:
-        records = list(read_records(source))
+        records = list(read_records(source, wanted=PREDICTIONS))
     except InputError as error:
         raise ScoreInputError(str(error)) from None
     predictions = []

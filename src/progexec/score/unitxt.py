@@ -23,6 +23,7 @@ import operator
 from collections.abc import Callable, Sequence
 from enum import Enum
 
+from ..limits import current
 from ..grammar.tokens import official_tokenize
 from ..interp.run import execute_tokens
 from .equivalence import Why, equal_program
@@ -36,10 +37,8 @@ CARD_TABLE: tuple[tuple[str, ...], ...] = (tuple("header"), tuple("rows"))
 """What ``for row in table`` sees in the evaluator when ``table`` is the card's ``{header, rows}`` dict:
 the keys, so ``row[0]`` is ``"h"`` / ``"r"`` and ``row[1:]`` the rest of the key."""
 
-MAX_POWER_EXPONENT = 1000
 """The fallback's safe evaluator refuses ``x ** y`` for ``|y|`` above this (Python's ``eval`` would
 try and usually overflow or run long; such a prediction scores 0 either way against a program)."""
-# bound: MAX_POWER_EXPONENT = 1000 — a larger exponent in a unitxt fallback expression is not evaluated
 
 
 class Card(Enum):
@@ -77,7 +76,7 @@ def safe_arithmetic(text: str) -> float:
             return value if isinstance(node.op, ast.UAdd) else -value
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
             left, right = walk(node.left), walk(node.right)
-            if isinstance(node.op, ast.Pow) and abs(right) > MAX_POWER_EXPONENT:
+            if isinstance(node.op, ast.Pow) and abs(right) > current().max_unitxt_exponent:
                 raise ValueError("exponent too large")
             return float(_BINARY[type(node.op)](left, right))
         raise ValueError(f"not plain arithmetic: {type(node).__name__}")

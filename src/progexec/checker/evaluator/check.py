@@ -9,13 +9,15 @@ through :func:`callable_answerer`.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .. import pychild
-from ..engine import DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, python_child_argv
+from ..report import PortFault, port_fault
+from ..engine import DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, PortSandbox, python_port
 from .cases import EvalCase, chunks, default_size, families_of, suite
 from .classes import EvalDivergence, Failure
 from .diagnosis import classify
@@ -62,9 +64,9 @@ def describe(answer: Answer) -> str:
             return "invalid"
         return "valid n/a" if answer.value is None else f"valid {answer.value!r}"
     if not answer.present:
-        return f"status {answer.status} absent"
+        return f"status {int(answer.status)} absent"
     shown = ("yes" if answer.bool_value else "no") if answer.is_bool else repr(answer.value)
-    return f"status {answer.status} {'bool ' if answer.is_bool else ''}{shown}"
+    return f"status {int(answer.status)} {'bool ' if answer.is_bool else ''}{shown}"
 
 
 @dataclass
@@ -82,11 +84,16 @@ class EvalReport:
     by_class: Counter[str] = field(default_factory=Counter)
     family_classes: dict[str, Counter[str]] = field(default_factory=dict)
     examples: dict[str, list[EvalCounterexample]] = field(default_factory=dict)
-    faults: list[tuple[EvalDivergence, str]] = field(default_factory=list)
+    faults: list[PortFault] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def unanswered(self) -> int:
+        """Divergent cases the port did not answer (it died, hung or flooded): not counterexamples."""
+        return sum(count for kind, count in self.by_class.items() if EvalDivergence(kind).unanswered)
+
     def failing_classes(self, strict: bool = False) -> list[str]:
-        kinds = set(self.by_class) | {kind.value for kind, _ in self.faults}
+        kinds = set(self.by_class) | {fault.kind for fault in self.faults}
         return sorted(kind for kind in kinds if strict or not EvalDivergence(kind).minor)
 
     def passed(self, strict: bool = False) -> bool:
@@ -116,7 +123,8 @@ def check_chunk(prepared: Sequence[Prepared], answers: Sequence[Answer], protoco
         report.divergent += 1
         report.by_class[kind.value] += 1
         report.family_classes.setdefault(item.case.family.value, Counter())[kind.value] += 1
-        _keep(report, EvalCounterexample(item.case, expected, got, kind, variant))
+        if not kind.unanswered:  # a case never answered is shown once, as the port's protocol failure
+            _keep(report, EvalCounterexample(item.case, expected, got, kind, variant))
     report.cases += len(prepared)
 
 
@@ -144,16 +152,18 @@ class ChildEvaluator:
     """An evaluator port in a child process on the leash: ``--cmd`` or ``--python`` (see :mod:`..pychild`)."""
 
     def __init__(self, argv: Sequence[str], protocol: Protocol, timeout: float = DEFAULT_TIMEOUT,
-                 chunk: int = DEFAULT_CHUNK, python: bool = False) -> None:
+                 chunk: int = DEFAULT_CHUNK, python: bool = False, sandbox: Optional[PortSandbox] = None) -> None:
         self.protocol = protocol
         self.engine = ChildExchange(argv, timeout=timeout, chunk=chunk, max_line=ANSWER_LINE_MAX,
-                                    ready=READY_LINE if python else None)
+                                    ready=READY_LINE if python else None, sandbox=sandbox)
 
     @classmethod
     def python(cls, spec: str, protocol: Protocol, timeout: float = DEFAULT_TIMEOUT,
-               chunk: int = DEFAULT_CHUNK) -> ChildEvaluator:
+               chunk: int = DEFAULT_CHUNK, isolate: bool = False) -> ChildEvaluator:
+        """``MODULE:FUNC`` run in a child process (see :mod:`..pychild`), in the sandbox with ``isolate``."""
         child = "flat" if protocol is Protocol.FLAT else "evaluator"
-        return cls(python_child_argv(child, spec), protocol, timeout, chunk, python=True)
+        argv, sandbox = python_port(child, spec, isolate)
+        return cls(argv, protocol, timeout, chunk, python=True, sandbox=sandbox)
 
     def start(self) -> None:
         self.engine.start()
@@ -161,13 +171,23 @@ class ChildEvaluator:
     def close(self) -> None:
         self.engine.close()
 
-    def faults(self) -> list[tuple[EvalDivergence, str]]:
-        return [(EvalDivergence(fault.kind.value), fault.detail) for fault in self.engine.faults]
+    def faults(self) -> list[PortFault]:
+        """The run's protocol failures as a report shows them (class, case, exit status, stderr)."""
+        return [port_fault(fault, fault.kind.value, EvalDivergence(fault.kind.value).minor, case_label)
+                for fault in self.engine.faults]
 
     def __call__(self, prepared: Sequence[Prepared]) -> list[Answer]:
         answers = self.engine.exchange([item.line for item in prepared])
         return [Failure(EvalDivergence(answer.kind.value), answer.detail) if isinstance(answer, Fault)
                 else parse_answer(answer, item, self.protocol) for answer, item in zip(answers, prepared)]
+
+
+def case_label(request: bytes) -> str:
+    """A request line as the case it sends: its id, and its program when the protocol carries one."""
+    case = json.loads(request)
+    program = case.get("program") if isinstance(case, dict) else None
+    ident = case.get("id") if isinstance(case, dict) else None
+    return f"{ident} {program!r}"[:300] if isinstance(program, str) else str(ident)[:300]
 
 
 def callable_answerer(func: Callable[..., Any], protocol: Protocol) -> Answerer:

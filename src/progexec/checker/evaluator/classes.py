@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from ..divergence import UNANSWERED
+
 
 class EvalDivergence(str, Enum):
     """Why a port's answer differs from the official one; ``.explain`` says it in a line."""
@@ -43,6 +45,11 @@ class EvalDivergence(str, Enum):
     def minor(self) -> bool:
         """A lesser class: fails the run only with ``--strict``."""
         return self in (EvalDivergence.LIBM_POW, EvalDivergence.SIGN_OF_ZERO, EvalDivergence.UNFLUSHED)
+
+    @property
+    def unanswered(self) -> bool:
+        """The case got no answer (the port died, hung, flooded): a protocol failure, not a wrong answer."""
+        return self.value in UNANSWERED
 
 
 _EXPLAIN = {

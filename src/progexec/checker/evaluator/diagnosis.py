@@ -1,8 +1,11 @@
-"""Name a divergence: re-run the case under every single-rule variant, keep the first that reproduces it.
+"""Name a divergence: re-run the case under every single-rule variant, keep the one that reproduces it.
 
-Order matters when several variants reproduce an answer: the lesser ``libm_pow`` variants go
-first (a correct port on another libm must never be called a naive rounder because a 1-ulp
-``exp`` moved a value across a boundary), then the final rounding, then the other rules.
+One bug is one class where the evidence allows: when several variants reproduce an answer, a
+real rule (the final rounding first, then the other rules) wins over the lesser ``libm_pow``
+variants, which are named only when they reproduce the answer *and* no other variant does. So
+a ``Math.round(x * 1e5) / 1e5`` port is a naive rounder on every case it gets wrong, even
+where a 1-ulp ``exp`` would give the same answer (its ``**`` is exact there: the rounding is
+at fault), and a lesser class can never hide a real bug from a run without ``--strict``.
 When no variant reproduces the answer, its shape decides (a refusal either way, a yes/no, a
 non-finite value), else ``other``.
 """
@@ -75,19 +78,25 @@ def classify(prepared: Prepared, protocol: Protocol, expected: Verdict,
     """The class of a divergent answer, and the variant that reproduces it (None: by its shape)."""
     if isinstance(got, Failure):
         return got.kind, None
-    zero = _sign_of_zero(expected, got)
-    if zero:
+    if _sign_of_zero(expected, got):  # equal under ==: any rule that "reproduces" it does so by chance
         return EvalDivergence.SIGN_OF_ZERO, None
     variants = _FLAT_VARIANTS if protocol is Protocol.FLAT else tuple(CLASS_OF)
     official = model_verdict(prepared, protocol, Variant.OFFICIAL)
-    if official is None or not matches(expected, official):
-        return _by_shape(expected, got), None  # the model cannot explain this case: no variant is named
+    if official is None or not matches(expected, official):  # the model cannot explain this case
+        return _by_shape(expected, got), None
+    lesser: Optional[Variant] = None
     for variant in variants:
         if variant in _TEXT_ONLY and protocol is not Protocol.JSONL:
             continue
+        if lesser is not None and CLASS_OF[variant].minor:
+            continue  # already explained by a lesser cause: only a real rule can replace it
         verdict = model_verdict(prepared, protocol, variant)
         if verdict is not None and _reproduces(verdict, got):
-            return CLASS_OF[variant], variant
+            if not CLASS_OF[variant].minor:
+                return CLASS_OF[variant], variant
+            lesser = variant
+    if lesser is not None:
+        return CLASS_OF[lesser], lesser
     return _by_shape(expected, got), None
 
 

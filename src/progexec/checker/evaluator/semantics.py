@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import Any, Optional
 
+from ...dialects import get_dialect
 from ...errors import ProgexecError
 from ...grammar.tokens import ALL_OPS, official_tokenize
 from ...interp.official import INVALID, OfficialVerdict
@@ -262,9 +263,10 @@ def evaluate(tokens: Sequence[str], table: Optional[Sequence[Sequence[str]]], di
 
 
 def _evaluate(tokens: list[str], table: Optional[Sequence[Sequence[str]]], dialect: str, variant: Variant) -> OfficialVerdict:
-    marker = "const_" if dialect == "convfinqa" else "const"
+    spec = get_dialect(dialect)
+    marker = spec.literals.const_marker
     body = tokens[:-1]
-    if dialect == "convfinqa" and len(body) == 1 and variant is not Variant.NO_BARE_NUMBERS:
+    if spec.bare_numbers and len(body) == 1 and variant is not Variant.NO_BARE_NUMBERS:
         number = str_to_num(body[0], marker, variant)
         if number is None:
             return INVALID

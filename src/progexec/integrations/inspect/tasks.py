@@ -16,7 +16,7 @@ import asyncio
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageAssistant, ModelOutput
-from inspect_ai.scorer import Score, Scorer, Target, accuracy, scorer, stderr
+from inspect_ai.scorer import Score, Scorer, Target, accuracy, mean, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
 from progexec.readers import read_records
@@ -95,8 +95,17 @@ def replay(completions: dict[str, str]) -> Solver:
     return solve
 
 
+@scorer(metrics={"tatqa_em": [accuracy(), stderr()], "tatqa_f1": [mean(), stderr()]})
+def tatqa_scorer() -> Scorer:
+    """TAT-QA's official exact match and F1 of the completion's stated answer and scale."""
+    async def score(state: TaskState, target: Target) -> Score:
+        result = await _judge(state)
+        return Score(value=dict(result.metrics), explanation=result.reason, metadata={"status": result.status})
+    return score
+
+
 SCORERS = {TaskKind.PROGRAM: program_scorer, TaskKind.ANSWER: answer_scorer,
-           TaskKind.MATHQA_PYTHON: mathqa_python_scorer}
+           TaskKind.MATHQA_PYTHON: mathqa_python_scorer, TaskKind.TATQA_ANSWER: tatqa_scorer}
 
 
 def _task(name: str, source: str | None, limit: int | None, completions: str | None) -> Task:
@@ -147,6 +156,14 @@ def progexec_mathqa_python(source: str | None = None, limit: int | None = None,
     return _task("progexec_mathqa_python", source, limit, completions)
 
 
+@task
+def progexec_tatqa_answer(source: str | None = None, limit: int | None = None,
+                          completions: str | None = None) -> Task:
+    """TAT-QA answer generation (``source``: tatqa:test, tatqa:dev or a TAT-QA dataset file), scored by the
+    official TAT-QA exact match and F1."""
+    return _task("progexec_tatqa_answer", source, limit, completions)
+
+
 __all__ = ["dataset", "read_completions", "replay", "program_scorer", "answer_scorer", "mathqa_python_scorer", "progexec_finqa_program",
            "progexec_convfinqa_program", "progexec_finqa_answer", "progexec_convfinqa_answer",
-           "progexec_mathqa_python"]
+           "progexec_mathqa_python", "progexec_tatqa_answer", "tatqa_scorer"]

@@ -14,7 +14,8 @@ from typing import Any
 from ..docs import TASKS, task_docs
 from ..judge import judge
 
-SOURCE_KEYS = {"finqa": "finqa_source", "convfinqa": "convfinqa_source", "mathqa": "mathqa_source"}
+SOURCE_KEYS = {"finqa": "finqa_source", "convfinqa": "convfinqa_source", "mathqa": "mathqa_source",
+               "tatqa": "tatqa_source"}
 """The ``--metadata`` key naming each dialect's source (an embedded corpus name or a dataset file)."""
 
 

@@ -49,3 +49,11 @@ def mathqa_python_dataset(**metadata: Any) -> Any:
 
 def mathqa_python_results(doc: dict[str, Any], results: Sequence[str]) -> dict[str, float]:
     return process_results("progexec_mathqa_python", doc, results)
+
+
+def tatqa_answer_dataset(**metadata: Any) -> Any:
+    return dataset("progexec_tatqa_answer", metadata)
+
+
+def tatqa_answer_results(doc: dict[str, Any], results: Sequence[str]) -> dict[str, float]:
+    return process_results("progexec_tatqa_answer", doc, results)

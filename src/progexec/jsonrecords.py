@@ -1,0 +1,404 @@
+"""Text to records: JSON Lines, JSON lists and whole documents, losing nothing.
+
+Every unusable record (not JSON, a 5,000-digit integer, nesting 100,000 deep, over
+``max_line_chars``, invalid Unicode) is a :class:`Record` with an ``error`` and its place
+(``line 3`` / ``item 3``); reading goes on after it:
+
+* JSON Lines are split on ``\\n`` only (U+2028 may sit raw inside a JSON string); blank lines are
+  not records; a line over ``max_line_chars`` is skipped chunk by chunk, never held whole.
+* A JSON list is decoded one element at a time. A bad element is one error record, and reading
+  resynchronises on the list's structure (:class:`ElementScanner`: brackets matched tolerantly, a
+  raw newline ends a broken string) and goes on with the next element; an element over
+  ``max_line_chars`` is skipped the same way, without holding it.
+* A document read whole (one JSON object over several lines) is bounded by ``max_line_chars``,
+  like the one record it is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .jsoncodec import loads, raw_decoder
+from .limits import Limits, current
+from .textsource import CHUNK_CHARS, InputError, TextSource, source_from_text
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One decoded JSON value with where it came from (``line 3`` / ``item 3``), or why it could not be."""
+
+    number: int
+    where: str
+    value: Any = None
+    error: str | None = None
+
+
+_SUSPECT_UNICODE = re.compile(r"\\[uU][dD][89a-fA-F]|[\ud800-\udfff]")
+_ESCAPED_SURROGATE = re.compile(r"\\[uU][dD][89a-fA-F]")
+_RAW_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _suspect_unicode(text: str) -> bool:
+    """``_SUSPECT_UNICODE.search(text)`` in two C scans instead of a regex alternation tried at every
+    character: an escaped surrogate needs a backslash, a raw one a character that is not ASCII."""
+    if "\\" in text and _ESCAPED_SURROGATE.search(text):
+        return True
+    return not text.isascii() and _RAW_SURROGATE.search(text) is not None
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")
+
+INVALID_UNICODE_ERROR = ("holds text that is not valid Unicode (a lone surrogate such as \\ud800, "
+                         "or bytes that are not UTF-8)")
+
+
+def holds_invalid_unicode(value: Any) -> bool:
+    """True when ``value`` holds a string that is not valid Unicode text (a lone surrogate such as
+    JSON's ``"\\ud800"``): it could not be written to any UTF-8 output, so the record is refused whole."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return False
+
+
+def decode(text: str, number: int, where: str) -> Record:
+    """One JSON text as a Record; every way it can fail is the Record's error, never an exception."""
+    try:
+        value = loads(text)  # the fast extra's decoder where it gives json.loads's value, else json.loads
+    except RecursionError:
+        return Record(number, where, error=f"{where} is nested too deeply to read")
+    except json.JSONDecodeError as error:
+        if _NOT_UTF8.search(text):
+            return Record(number, where, error=f"{where} holds bytes that are not UTF-8 and is not JSON")
+        return Record(number, where, error=f"{where} is not JSON ({error.msg} at column {error.colno})")
+    except ValueError as error:  # e.g. an integer of more than 4,300 digits
+        return Record(number, where, error=f"{where} cannot be read: {error}")
+    if _suspect_unicode(text) and holds_invalid_unicode(value):
+        return Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")
+    return Record(number, where, value)
+
+
+# ---------------------------------------------------------------- JSON Lines
+
+def iter_json_lines(source: TextSource, limits: Limits | None = None) -> Iterator[Record]:
+    """One Record per non-blank line, in order; a line over ``max_line_chars`` is refused, not read whole."""
+    bound = (limits or current()).max_line_chars
+    number = 0
+    while True:
+        line = source.readline(bound)
+        if not line:
+            return
+        number += 1
+        where = f"line {number}"
+        if len(line) > bound and not line.endswith("\n"):
+            while line and not line.endswith("\n"):  # skip the rest of the over-long line, chunk by chunk
+                line = source.readline(CHUNK_CHARS)
+            yield Record(number, where, error=f"{where} is over {bound} characters (max_line_chars)")
+            continue
+        text = line.removesuffix("\n").removesuffix("\r")
+        if text.strip():
+            yield decode(text, number, where)
+
+
+# ---------------------------------------------------------------- JSON lists
+
+_OUTSIDE = re.compile(r'["\[\]{},]')
+_INSIDE = re.compile(r'["\\\n]')
+_NEXT_OPENS = re.compile(r"[ \t\r\n]*\{")
+_STACK_CAP = 1 << 20
+_SPACE = re.compile(r"[ \t\r\n]*")
+
+
+class ElementScanner:
+    """Finds where one element of a JSON list ends (the ``,`` or ``]`` after it), fed text chunk by chunk.
+
+    Tolerant by design, to resynchronise after a broken element: a closer that does not match the
+    innermost opener closes back to the nearest one it matches (``{"x":[}`` is one element), a ``]``
+    with no ``[`` open closes the list, a stray ``}`` is ignored, a raw newline ends a string (JSON
+    strings never hold one), and a comma followed by ``{`` directly inside the element's own object
+    (where a key must come) ends an element that was never closed. Memory is bounded: past ``_STACK_CAP`` openers only a count is kept.
+    """
+
+    def __init__(self) -> None:
+        self.stack: list[str] = []
+        self.open = {"[": 0, "{": 0}
+        self.uncounted = 0
+        self.in_string = False
+        self.escape = False
+
+    def feed(self, text: str, start: int) -> int | None:
+        """The index in ``text`` where the element ends, or None when it goes on past ``text``."""
+        index, size = start, len(text)
+        while index < size:
+            if self.in_string:
+                if self.escape:
+                    self.escape, index = False, index + 1
+                    continue
+                match = _INSIDE.search(text, index)
+                if match is None:
+                    return None
+                index = match.end()
+                if match.group() == "\\":
+                    self.escape = True
+                else:
+                    self.in_string = False
+                continue
+            match = _OUTSIDE.search(text, index)
+            if match is None:
+                return None
+            token, index = match.group(), match.end()
+            if token == '"':
+                self.in_string = True
+            elif token in "[{":
+                self._push(token)
+            elif token in "]}":
+                if self._close("[" if token == "]" else "{") is False and token == "]":
+                    return match.start()
+            elif not self.uncounted and (not self.stack or (self.stack == ["{"] and _NEXT_OPENS.match(text, index))):
+                return match.start()  # the separator; or, inside the element's own object, a comma followed
+                # by an object where a key must come: the element was never closed and the next one starts
+        return None
+
+    def _push(self, opener: str) -> None:
+        if len(self.stack) >= _STACK_CAP:
+            self.uncounted += 1
+            return
+        self.stack.append(opener)
+        self.open[opener] += 1
+
+    def _close(self, opener: str) -> bool:
+        """Close back to the nearest ``opener``; False when none is open."""
+        if self.uncounted:
+            self.uncounted -= 1
+            return True
+        if not self.open[opener]:
+            return False
+        while True:
+            top = self.stack.pop()
+            self.open[top] -= 1
+            if top == opener:
+                return True
+
+
+class _ListText:
+    """The unread text of a JSON list, refilled from its source as elements are taken."""
+
+    def __init__(self, source: TextSource) -> None:
+        self.source, self.text, self.position, self.at_end = source, "", 0, False
+
+    def more(self) -> bool:
+        chunk = self.source.read(max(CHUNK_CHARS, len(self.text) - self.position))
+        self.text, self.position = self.text[self.position:] + chunk, 0
+        self.at_end = not chunk
+        return bool(chunk)
+
+    def skip_space(self) -> str:
+        """Skip whitespace; the next character ('' at the end)."""
+        while True:
+            self.position = _SPACE.match(self.text, self.position).end()  # type: ignore[union-attr]
+            if self.position < len(self.text) or not self.more():
+                return self.text[self.position:self.position + 1]
+
+
+_RAW_DECODE = raw_decoder()  # json.JSONDecoder().raw_decode, or the fast extra's where it gives the same value
+
+
+def _element(reader: _ListText, number: int, bound: int) -> Record:
+    """The element starting at the reader's position, and the reader moved past it."""
+    where = f"item {number}"
+    while True:
+        error: str | None = None
+        try:
+            value, end = _RAW_DECODE(reader.text, reader.position)
+        except RecursionError:
+            error = f"{where} is nested too deeply to read"
+        except json.JSONDecodeError as failure:
+            error = f"{where} is not JSON ({failure.msg})"
+        except ValueError as failure:  # an integer of more than 4,300 digits
+            error = f"{where} cannot be read: {failure}"
+        else:
+            if end < len(reader.text) or reader.at_end:
+                text = reader.text[reader.position:end]
+                reader.position = end
+                if len(text) > bound:
+                    return Record(number, where, error=f"{where} is over {bound} characters (max_line_chars)")
+                if _suspect_unicode(text) and holds_invalid_unicode(value):
+                    return Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")
+                return Record(number, where, value)
+        if error is not None:
+            scanner = ElementScanner()
+            end_at = scanner.feed(reader.text, reader.position)
+            if end_at is not None and end_at - reader.position <= bound:
+                reader.position = end_at
+                return Record(number, where, error=error)
+        if len(reader.text) - reader.position > bound:
+            return _skip(reader, number, where, bound)
+        if not reader.more():
+            reader.position = len(reader.text)
+            return Record(number, where, error=f"{error or where + ' is incomplete'}; the file ends inside it")
+
+
+def _skip(reader: _ListText, number: int, where: str, bound: int) -> Record:
+    """Skip an element over ``bound`` characters without holding it; one error record for it."""
+    scanner = ElementScanner()
+    error = f"{where} is over {bound} characters (max_line_chars)"
+    while True:
+        end_at = scanner.feed(reader.text, reader.position)
+        if end_at is not None:
+            reader.position = end_at
+            return Record(number, where, error=error)
+        reader.position = len(reader.text)
+        if not reader.more():
+            return Record(number, where, error=f"{error}; the file ends inside it")
+
+
+def iter_json_list(source: TextSource, limits: Limits | None = None) -> Iterator[Record]:
+    """The elements of a top-level JSON list, one Record each, decoded one at a time; a bad element is
+    one error Record and reading goes on with the next (see :class:`ElementScanner`)."""
+    bound = (limits or current()).max_line_chars
+    reader = _ListText(source)
+    if reader.skip_space() != "[":
+        raise InputError(f"{source.name}: not a JSON list")
+    reader.position += 1
+    number = 0
+    while True:
+        char = reader.skip_space()
+        if not char:
+            yield Record(number + 1, f"item {number + 1}", error=f"{source.name}: the list is not closed "
+                                                                 "(the file ends inside it)")
+            return
+        if char == "]":
+            reader.position += 1
+            if reader.skip_space():
+                yield Record(number + 1, f"after item {number}",
+                             error=f"{source.name}: text after the end of the list (not read)")
+            return
+        if char == "," and number:
+            reader.position += 1
+            if reader.skip_space() == "]":
+                continue  # a trailing comma: tolerated
+        number += 1
+        yield _element(reader, number, bound)
+
+
+# ---------------------------------------------------------------- shapes and whole documents
+
+def _list_head(head: str) -> bool:
+    """A JSON list of records (or an empty list): ``[`` then ``{`` or ``]``. A first line ``[[[[...`` is
+    left to JSON Lines, where each line is judged alone."""
+    return head.startswith("[") and head[1:].lstrip(" \t\r\n")[:1] in ("{", "]")
+
+
+def iter_records(source: TextSource, limits: Limits | None = None) -> tuple[str, Iterator[Record]]:
+    """``("list", records)`` for a JSON list of objects, ``("lines", records)`` for JSON Lines (where each
+    line is judged alone, so a first line ``[[[[...`` is one bad record, not the whole file)."""
+    head = source.peek().lstrip(" \t\r\n")
+    if _list_head(head):
+        return "list", iter_json_list(source, limits)
+    return "lines", iter_json_lines(source, limits)
+
+
+def looks_like_document(head: str) -> bool:
+    """True when text starting ``{`` is one JSON object spread over lines, not JSON Lines: its first line
+    is not JSON alone, and fewer than half of the other lines of the look-ahead are JSON objects alone.
+    A JSON Lines file whose first line is broken (or longer than the look-ahead) is still JSON Lines."""
+    stripped = head.lstrip(" \t\r\n")
+    if not stripped.startswith("{") or "\n" not in stripped:
+        return False  # one line only, or a first line longer than the look-ahead: JSON Lines
+    lines = stripped.split("\n")
+    if len(lines) > 1 and not head.endswith("\n"):
+        lines = lines[:-1]  # the last line of the look-ahead may be cut short
+    if decode(lines[0], 1, "line 1").error is None:
+        return False
+    rest = [line for line in lines[1:] if line.strip()]
+    objects = sum(isinstance(decode(line, 0, "").value, dict) for line in rest)
+    return not rest or objects * 2 < len(rest)
+
+
+def read_document(source: TextSource, limits: Limits | None = None) -> Record:
+    """One JSON document read whole, bounded by ``max_line_chars`` (it is one record); longer is refused."""
+    bound = (limits or current()).max_line_chars
+    parts: list[str] = []
+    size = 0
+    while chunk := source.read(CHUNK_CHARS):
+        size += len(chunk)
+        if size > bound:
+            raise InputError(f"{source.name}: one JSON document over {bound} characters (max_line_chars): a "
+                             "document is read whole, so it is bounded like one record; write JSON Lines or a "
+                             "JSON list instead", source=source.name, bound="max_line_chars")
+        parts.append(chunk)
+    return decode("".join(parts), 1, "the document")
+
+
+def records_from_text(text: str, limits: Limits | None = None, name: str = "<text>") -> Iterator[Record]:
+    """The records of JSON Lines or JSON-list text already in memory, by the same rules as a file."""
+    source = source_from_text(text, name, limits)
+    try:
+        yield from iter_records(source, limits)[1]
+    finally:
+        source.close()
+
+
+# ---------------------------------------------------------------- one document with its bad parts marked
+
+class Unreadable:
+    """A JSON number that cannot be used (an integer of more than 4,300 digits), kept in its place by
+    :func:`decode_marked` so that only the item holding it is refused."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"Unreadable({self.reason!r})"
+
+
+def _int_or_mark(digits: str) -> Any:
+    try:
+        return int(digits)
+    except ValueError:
+        return Unreadable(f"an integer of {len(digits.lstrip('-'))} digits (more than Python reads)")
+
+
+def decode_marked(data: bytes | str, name: str = "the body") -> Any:
+    """One JSON document from memory (a request body): a BOM dropped, bytes that are not UTF-8 kept as lone
+    surrogates, huge integers kept as :class:`Unreadable`. Check each item with :func:`unreadable_reason`.
+    Raises :class:`InputError` when the document as a whole is not JSON or is nested too deeply."""
+    text = data.decode("utf-8", "surrogateescape") if isinstance(data, bytes) else data
+    text = text.removeprefix("\ufeff")
+    try:
+        return json.loads(text, parse_int=_int_or_mark)
+    except RecursionError:
+        raise InputError(f"{name} is nested too deeply to read") from None
+    except json.JSONDecodeError as error:
+        raise InputError(f"{name} is not JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
+
+
+def unreadable_reason(value: Any) -> str | None:
+    """Why a decoded value cannot be used (an :class:`Unreadable` number, text that is not valid Unicode
+    such as a lone surrogate), or None. Iterative, so any depth is fine."""
+    pending = [value]
+    while pending:
+        current_value = pending.pop()
+        if isinstance(current_value, Unreadable):
+            return f"holds {current_value.reason}"
+        if isinstance(current_value, str):
+            if _suspect_unicode(current_value) and holds_invalid_unicode(current_value):
+                return INVALID_UNICODE_ERROR
+        elif isinstance(current_value, dict):
+            pending.extend(current_value.keys())
+            pending.extend(current_value.values())
+        elif isinstance(current_value, list):
+            pending.extend(current_value)
+    return None
+
+
+__all__ = ["Record", "INVALID_UNICODE_ERROR", "holds_invalid_unicode", "decode", "iter_json_lines",
+           "ElementScanner", "iter_json_list", "iter_records", "looks_like_document", "read_document",
+           "records_from_text", "Unreadable", "decode_marked", "unreadable_reason"]
