@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import math
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from xml.etree import ElementTree
@@ -18,7 +17,7 @@ from progexec.checker.reward.forms import FORMS, FORMS_BY_NAME
 from progexec.checker.reward.suite import build_suite
 from progexec.cli import main
 from progexec.corpus import finqa_records
-from progexec.reward.server import RewardServer, make_server
+from tests.serve_harness import Served, start as start_serve
 from tests.reward_zoo import numbers, span
 
 ZOO = "tests.reward_zoo"
@@ -143,20 +142,18 @@ def test_cmd_running_progexec_passes(capsys: pytest.CaptureFixture[str]) -> None
 
 
 @pytest.fixture()
-def served() -> Iterator[RewardServer]:
-    server = make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
+def served() -> Iterator[Served]:
+    pytest.importorskip("uvicorn")  # progexec serve needs the serve extra
+    server = start_serve()
     try:
         yield server
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
 
 
-def test_url_calls_an_openrlhf_server_from_threads_and_processes(served: RewardServer,
+def test_url_calls_an_openrlhf_server_from_threads_and_processes(served: Served,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    url = f"http://127.0.0.1:{served.server_address[1]}/get_reward"
+    url = f"http://127.0.0.1:{served.port}/get_reward"
     code, out, _ = run(capsys, "check-reward", "--url", url, "--cases", "200", "--range", "0,1", "--fail-on", "all",
                        "--json")
     report = json.loads(out)

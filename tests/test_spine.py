@@ -380,3 +380,28 @@ def test_a_clock_that_stops_items_fails_the_run_and_says_so(tmp_path: Path) -> N
     assert reported.returncode == 1 and json.loads(reported.stdout)["stopped_by_clock"] == 5
     calm = _progexec("score", "--gold", str(gold), "--pred", str(pred), "--json")
     assert calm.returncode == 0 and json.loads(calm.stdout)["stopped_by_clock"] == 0
+
+
+def test_errors_are_one_root_with_three_kinds_that_say_where() -> None:
+    """Every error progexec raises on purpose derives from ProgexecError, and an unusable input is one kind,
+    InputError, that carries where it was found as attributes (not only in its text)."""
+    from progexec.errors import InputError, OptionError, SetupError
+    from progexec.grammar.parse import ProgramSyntaxError
+    from progexec.integrations._gold import AdapterInputError
+    from progexec.mathqa.score_python import SnippetInputError
+    from progexec.readers import InputError as ReadersInputError, read
+    from progexec.reward.gold import GoldRecordError
+    from progexec.score.loading import ScoreInputError
+    from progexec.dialects import UnknownDialectError
+    from progexec.isolation.bwrap import IsolationUnavailable
+
+    assert ReadersInputError is InputError
+    for kind in (ProgramSyntaxError, AdapterInputError, SnippetInputError, GoldRecordError, ScoreInputError):
+        assert issubclass(kind, InputError)
+    assert issubclass(UnknownDialectError, OptionError) and issubclass(IsolationUnavailable, SetupError)
+    with pytest.raises(InputError) as raised:
+        list(read("/nonexistent/progexec-input.json"))
+    assert raised.value.source == "/nonexistent/progexec-input.json" and raised.value.seen == "no such file"
+    with pytest.raises(ProgramSyntaxError) as syntax:
+        progexec.grammar.parse_program("add(1, 2")
+    assert isinstance(syntax.value, InputError) and syntax.value.line == 1 and syntax.value.column >= 1

@@ -9,13 +9,13 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from .errors import ProgexecError
+from .errors import SetupError
 from .items import Item
 
 FINQA_SPLITS = ("test", "dev", "train")
 
 
-class CorpusMissingError(ProgexecError, RuntimeError):
+class CorpusMissingError(SetupError):
     """The package data is missing: the corpus was not built or not installed."""
 
 

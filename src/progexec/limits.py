@@ -26,7 +26,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
-from .errors import ProgexecError
+from .errors import OptionError
 
 T = TypeVar("T")
 
@@ -151,7 +151,7 @@ class Limits:
         return {name: value for name, value in self.record().items() if value != defaults[name]}
 
 
-class LimitError(ProgexecError, ValueError):
+class LimitError(OptionError):
     """An unknown limit name or a value of the wrong kind."""
 
 

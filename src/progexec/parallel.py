@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # multiprocessing is imported only when a process pool starts
     import multiprocessing.context
     from concurrent.futures import Future
 
-from .errors import ProgexecError
+from .errors import OptionError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -51,7 +51,7 @@ class Engine(str, Enum):
     RAY = "ray"
 
 
-class ParallelError(ProgexecError):
+class ParallelError(OptionError):
     """A chunk could not be run (a worker died, Ray is missing, a chunk came back the wrong size)."""
 
 

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any, cast
 
-from .errors import ProgexecError
+from .errors import InputError  # InputError: the one kind of unusable input
 from .limits import Limits, current
 
 CHUNK_CHARS = 1 << 20
@@ -24,17 +24,6 @@ CHUNK_CHARS = 1 << 20
 
 _OTHER_COMPRESSIONS = ((b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
                        (b"PK\x03\x04", "zip"), (b"\x04\x22\x4d\x18", "lz4"))
-
-
-class InputError(ProgexecError, ValueError):
-    """An input that cannot be read as a whole (missing, of a kind the command does not read, over a bound);
-    exit 2. Besides its one-line message it carries where and why as attributes: ``source`` (the file),
-    ``seen`` (what the input is), ``expected`` (what was wanted), ``bound`` (the ``Limits`` field reached)."""
-
-    def __init__(self, message: str, *, source: str | None = None, seen: str | None = None,
-                 expected: str | None = None, bound: str | None = None) -> None:
-        super().__init__(message)
-        self.source, self.seen, self.expected, self.bound = source, seen, expected, bound
 
 
 class _CompressedCounter(io.RawIOBase):
@@ -158,11 +147,11 @@ def open_source(source: str | Path, limits: Limits | None = None) -> TextSource:
     try:
         binary = open(path, "rb")
     except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
+        raise InputError(f"{path}: no such file", source=str(path), seen="no such file") from None
     except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a file") from None
+        raise InputError(f"{path}: is a directory, not a file", source=str(path), seen="a directory") from None
     except OSError as error:
-        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+        raise InputError(f"{path}: cannot be read ({error.strerror})", source=str(path)) from None
     return TextSource(binary, str(path), chosen)
 
 

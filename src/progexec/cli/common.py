@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import ProgexecError
+from ..errors import OptionError
 from ..limits import LimitError, Limits, current, from_assignments
 
 EXIT_OK = 0
@@ -20,7 +20,7 @@ EXIT_USAGE = 2
 EXIT_INTERNAL = 3
 
 
-class UsageError(ProgexecError):
+class UsageError(OptionError):
     """Bad arguments or unusable input: exit 2 with a one-line message."""
 
 

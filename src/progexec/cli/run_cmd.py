@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..interp.evaluate import first_refusal_text
-from ..dialects import dialect_names, get_dialect
+from ..dialects import dialect_names
 from ..items import program_item
 from ..runner import execute
 from ..interp.status import Status

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..errors import ProgexecError
+from ..errors import OptionError
 
 if TYPE_CHECKING:
     from ..grammar.nodes import Program
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..items import Item
 
 
-class UnknownDialectError(ProgexecError, ValueError):
+class UnknownDialectError(OptionError):
     """A dialect name no registry entry has."""
 
 

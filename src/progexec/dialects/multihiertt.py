@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import Dialect
-from ..errors import ProgexecError
+from ..errors import InputError
 from ..grammar.nodes import Program
 from ..grammar.parse import ProgramSyntaxError, check_program_length
 from ..grammar.tokens import TokenFormError, parse_tokens
@@ -171,7 +171,7 @@ def _numbers_match(gold: set[str], predicted: set[str]) -> bool:
     return not gold_numbers or bool(gold_numbers & {word for word in predicted if _is_number(word)})
 
 
-class TooManySpans(ProgexecError, ValueError):
+class TooManySpans(InputError):
     """An answer with more spans than ``max_answer_spans``: the exact alignment is not attempted."""
 
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # lark is imported on first use: the canonical fast path neve
     from lark import Lark
     from lark.exceptions import UnexpectedInput
 
-from ..errors import ProgexecError
+from ..errors import InputError
 from ..limits import DEFAULT_LIMITS, current
 from .nodes import Num, Program, Step
 from .tokens import ALL_OPS, TokenFormError, is_official_op, official_tokenize, parse_tokens, step_from_parts
@@ -28,7 +28,7 @@ MAX_PROGRAM_CHARS = DEFAULT_LIMITS.max_program_chars
 """The default longest program text; the bound in force is ``limits.current().max_program_chars``."""
 
 
-class ProgramSyntaxError(ProgexecError, ValueError):
+class ProgramSyntaxError(InputError):
     """Malformed program text, with the position and a caret excerpt."""
 
     def __init__(self, message: str, text: str, line: int, column: int) -> None:

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from ..interp.ops import FINQA_OPS
 from .nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
-from ..errors import ProgexecError
+from ..errors import InputError
 
 ALL_OPS: tuple[str, ...] = tuple(FINQA_OPS)
 """The ten FinQA op names in the official order (from the one op table)."""
@@ -39,7 +39,7 @@ def official_step_parts(step: str) -> tuple[str, str, str, str]:
     return step, op, fields[0].strip(), fields[1].strip()
 
 
-class TokenFormError(ProgexecError, ValueError):
+class TokenFormError(InputError):
     """A token list the official structure check (or our stricter one) rejects."""
 
     def __init__(self, message: str, position: int) -> None:

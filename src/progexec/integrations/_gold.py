@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import ProgexecError
+from ..errors import InputError
 from ..reward import Policy, RewardResult, RewardStatus
 from ..reward.gold import GoldRecordError, parse_policy
 
@@ -36,7 +36,7 @@ def _plain_table(table: Any) -> Any:
     return table
 
 
-class AdapterInputError(ProgexecError, ValueError):
+class AdapterInputError(InputError):
     """A framework handed an adapter something it cannot judge: batch columns of different lengths, no
     gold column, an unusable gold record, an unknown policy, a completion that is not text. The
     message names what is missing and where."""

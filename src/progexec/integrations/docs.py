@@ -14,7 +14,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from ..corpus import CORPUS_NAMES
-from ..errors import ProgexecError
+from ..errors import InputError
 from ..interp.table import Table
 from ..items import Item
 from ..readers import read, read_records
@@ -29,7 +29,7 @@ class TaskKind(enum.Enum):
     TATQA_ANSWER = "tatqa_answer"  # a TAT-QA answer and scale: the official TAT-QA EM and F1
 
 
-class DocsError(ProgexecError, ValueError):
+class DocsError(InputError):
     """A source that gives no usable document (wrong dialect, no gold, unknown split)."""
 
 

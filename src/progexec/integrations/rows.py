@@ -19,7 +19,7 @@ from typing import Any
 
 from ..dialects import get_dialect
 from ..corpus import CORPUS_NAMES, convfinqa_records, finqa_records
-from ..errors import ProgexecError
+from ..errors import InputError, ProgexecError
 from ..readers import InputError, read_records
 from ..reward import Policy
 from ..reward.gold import GoldRecord, GoldRecordError
@@ -54,7 +54,7 @@ _UNIT = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
 _BLANKS = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 
 
-class RowsError(ProgexecError, ValueError):
+class RowsError(InputError):
     """An input, template or output that cannot give rows; the message names it."""
 
 

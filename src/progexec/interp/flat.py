@@ -18,7 +18,7 @@ from .arithmetic import Float64, Refusal
 from .ops import FINQA_OPS
 from .status import Status
 from .table import Table, clean_cell, first_empty_row, row_index
-from ..errors import ProgexecError
+from ..errors import InputError
 
 
 class Op(IntEnum):
@@ -177,7 +177,7 @@ def _arithmetic(op: Op, a: float, b: float) -> float | bool:
     return _FLOAT64.greater(a, b)
 
 
-class CompileError(ProgexecError, ValueError):
+class CompileError(InputError):
     """The program cannot be lowered to the flat form (a literal, row or cell is refused)."""
 
     def __init__(self, status: Status, step: int, message: str) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Any
 
-from ..errors import ProgexecError
+from ..errors import InputError
 
 Table = Sequence[Sequence[str]]
 
@@ -16,7 +16,7 @@ Table = Sequence[Sequence[str]]
 _STR_ONLY = frozenset({str})
 
 
-class TableError(ProgexecError, ValueError):
+class TableError(InputError):
     """The table is not a list of lists of strings."""
 
 

@@ -30,7 +30,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from ..errors import ProgexecError
+from ..errors import SetupError
 
 SANDBOX_UID = 65534
 """The unprivileged user (``nobody``) every snippet runs as."""
@@ -46,7 +46,7 @@ PROBE_TIMEOUT = 20.0
 # bound: PROBE_TIMEOUT = 20.0 — seconds the one-time isolation probe may take before isolation counts as unavailable
 
 
-class IsolationUnavailable(ProgexecError):
+class IsolationUnavailable(SetupError):
     """The machine cannot isolate model code (no bwrap, no namespaces): running it needs an explicit opt-in."""
 
 

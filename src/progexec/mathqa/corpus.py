@@ -8,12 +8,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from ..errors import ProgexecError
+from ..errors import SetupError
 
 MATHQA_SPLITS = ("test", "dev", "challenge_test")
 
 
-class MathQACorpusMissingError(ProgexecError, RuntimeError):
+class MathQACorpusMissingError(SetupError):
     """The package data is missing: the corpus was not built or not installed."""
 
 

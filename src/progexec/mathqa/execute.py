@@ -19,7 +19,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from ..errors import ProgexecError
+from ..errors import InputError, OptionError
 from ..grammar.mathqa_parse import ProgramSyntaxError, parse_annotated, parse_linear
 from ..grammar.nodes import Program
 from ..grammar.parse import check_program_length
@@ -30,10 +30,9 @@ from .arithmetic import MATHQA_FLOAT
 from .binding import number_texts
 from .options import Option, kept_by_filter, parse_options, select_option
 from .ops import MATHQA_OPS
-from ..errors import ProgexecError
 
 
-class MathQAInputError(ProgexecError, ValueError):
+class MathQAInputError(InputError):
     """A MathQA file that cannot be read as a whole (missing, not JSON, not a list)."""
 
 
@@ -44,7 +43,7 @@ class Semantics(Enum):
     TRAX = "trax"
 
 
-class SemanticsError(ProgexecError, ValueError):
+class SemanticsError(OptionError):
     """A semantics asked for with options it does not have, or without the libraries it needs."""
 
 

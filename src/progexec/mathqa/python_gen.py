@@ -33,7 +33,7 @@ from .arithmetic import MATHQA_FLOAT
 from .binding import bind_numbers, number_texts
 from .execute import Semantics, run_formula, run_program
 from .options import kept_by_filter, parse_options
-from ..errors import ProgexecError
+from ..errors import InputError
 
 TEMPLATES: dict[str, str] = {
     "add": "{0} + {1}", "subtract": "{0} - {1}", "multiply": "{0} * {1}",
@@ -75,7 +75,7 @@ TEMPLATES: dict[str, str] = {
 """The Python expression of each of the 66 ops, ``{k}`` standing for argument k."""
 
 
-class TranslationError(ProgexecError, ValueError):
+class TranslationError(InputError):
     """A program that has no MathQA-Python translation (unsupported op, bad argument)."""
 
 

@@ -24,7 +24,6 @@ never merged, its gold items are not scored and its predictions are not run.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from ..errors import ProgexecError
+from ..errors import InputError
 from ..inputkinds import Wanted
 from ..readers import InputError, read_records as shared_records
 from .sandbox import SandboxLimits, SnippetResult, run_snippets
@@ -42,7 +41,7 @@ DEFAULT_REL_TOL = 1e-4
 ABS_TOL = 1e-9
 
 
-class SnippetInputError(ProgexecError, ValueError):
+class SnippetInputError(InputError):
     """A gold or prediction file that cannot be used at all (missing, unreadable, no usable gold)."""
 
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from ..grammar.nodes import Program
 from ..interp.arithmetic import RefusalCause
-from ..interp.evaluate import Outcome, evaluate
-from ..interp.run import Execution, execute_program, float64
+from ..interp.evaluate import evaluate
+from ..interp.run import Execution, execute_program
 from ..dialects import get_dialect
 from ..items import Item
 from ..interp.status import Status

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Union
 
-from ..errors import ProgexecError
+from ..errors import OptionError
 from ..score.results import ScoreReport
 from .model import Report
 from .reporter import Reporter, render, write
@@ -22,7 +22,7 @@ Model = Union[Report, ScoreRun, ScoreReport]
 REPORT_TYPES = ("json", "markdown", "html", "text")
 
 
-class UnknownFormatError(ProgexecError):
+class UnknownFormatError(OptionError):
     """A report type no reporter writes, or a model that is not a run model."""
 
 

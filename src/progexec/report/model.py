@@ -15,7 +15,6 @@ from ..items import Item
 from ..limits import Limits
 from ..meta import run_meta
 from ..parallel import ParallelOptions, PerItem, parallel_map
-from ..records import FORMAT_VERSION
 from ..oracle.classify import ALL_VARIANTS, Analysis, FindingKind, analyze_execution
 from ..runner import Stop, bounded, execute_unbounded, limit_exceeded, prepare
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..limits import current
 from ..dialects import get_dialect
-from ..errors import ProgexecError
+from ..errors import InputError
 from ..interp.table import TableError, validate_table
 from .model import Policy
 from .numbers import read_gold
@@ -31,7 +31,7 @@ UNITS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 
 
-class GoldRecordError(ProgexecError, ValueError):
+class GoldRecordError(InputError):
     """A gold record that cannot be used; the message names the field."""
 
 

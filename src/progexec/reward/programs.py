@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from ..dialects import get_dialect
 from ..grammar.mathqa_parse import parse_mathqa
 from ..grammar.parse import ProgramSyntaxError, parse_program
-from ..grammar.tokens import official_tokenize
 from ..items import Item
 from ..limits import DEFAULT_LIMITS, current
 from ..runner import execute

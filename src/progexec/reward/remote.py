@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..limits import current
-from ..errors import ProgexecError
+from ..errors import InputError
 from .core import score_completion
 from .model import Policy, RewardResult
 
@@ -25,7 +25,7 @@ _TAIL = 48
 """Only this many final characters are searched for a special token, so stripping is bounded."""
 
 
-class PayloadError(ProgexecError, ValueError):
+class PayloadError(InputError):
     """A request body that is not OpenRLHF's shape; the message names the field."""
 
 

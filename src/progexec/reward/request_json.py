@@ -15,7 +15,7 @@ import math
 import re
 from typing import Any
 
-from ..errors import ProgexecError
+from ..errors import InputError
 from ..limits import Limits
 
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
@@ -26,7 +26,7 @@ _MAX_DOUBLE_BITS = 1024
 """An integer of more bits has no double value (it would be ``inf`` and overflow ``float()``)."""
 
 
-class BodyError(ProgexecError, ValueError):
+class BodyError(InputError):
     """A request body that cannot be decoded as a whole; the message says why (the server answers 400)."""
 
 

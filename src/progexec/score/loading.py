@@ -20,13 +20,10 @@ name a ConvFinQA turn as ``<record_id>_<turn_idx>``.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from ..corpus import CORPUS_NAMES
-from ..errors import ProgexecError
+from ..errors import InputError
 from ..grammar.tokens import official_tokenize
 from ..items import Item
 from ..inputkinds import GOLD, PREDICTIONS
@@ -40,7 +37,7 @@ _ANSWER_KEYS = ("answer", "completion", "predicted_answer", "output")
 LOOKS_LIKE_GOLD = "the record is a dataset item (it has qa or annotation), not a prediction"
 
 
-class ScoreInputError(ProgexecError, ValueError):
+class ScoreInputError(InputError):
     """A gold or prediction source cannot be used as a whole."""
 
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..interp.table import Table
-from ..records import FORMAT_VERSION
 from .equivalence import Why
 
 

@@ -14,7 +14,7 @@ from ..limits import Limits, current
 from ..meta import run_meta
 from ..readers import InputError
 from ..records import FORMAT_VERSION, dumps
-from .data import Question, is_tatqa_source, read_questions
+from .data import Question, read_questions
 from .execute import DerivationResult, run_derivation
 from ..items import Item
 from .run import NotExecuted

@@ -9,14 +9,14 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any, Optional
 
-from ...errors import ProgexecError
+from ...errors import SetupError
 from .check import RewardReport
 from .output import as_json
 
 TEMPLATE = "check_reward.html.j2"
 
 
-class HtmlUnavailable(ProgexecError):
+class HtmlUnavailable(SetupError):
     """Jinja2 is not installed."""
 
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ...errors import ProgexecError
+from ...errors import OptionError
 from .forms import FORMS, FORMS_BY_NAME, Form
 from .golds import Gold, gold_pool
 
@@ -29,7 +29,7 @@ GROUP = 4
 """Cases written for one gold, at most (different forms)."""
 
 
-class SuiteError(ProgexecError, ValueError):
+class SuiteError(OptionError):
     """A suite that cannot be built (an unknown form, a bad size)."""
 
 
