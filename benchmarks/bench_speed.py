@@ -222,7 +222,8 @@ def reward_table(bench: user_path.Bench, count: int) -> Iterator[str]:
     engines: list[tuple[str, list[str]]] = [("serial", []), ("--jobs 2", ["--jobs", "2"])]
     if importlib.util.find_spec("ray") is not None:
         engines.append(("local Ray, 2 workers", ["--engine", "ray", "--jobs", "2"]))
-    yield "| policy | engine | lines | wall s | CPU s (all processes) | completions/s | vs serial | same output | goal |"
+    yield ("| policy | engine | lines | wall s | CPU s (the command; pool workers are not its children) | completions/s "
+           "| vs serial | same output | goal |")
     yield "|---|---|---:|---:|---:|---:|---:|---|---|"
     for policy in ("official", "numeric"):
         source = reward_input(bench.work / f"reward-{policy}.jsonl", count, policy)
