@@ -28,7 +28,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from progexec.cli.reward_cmd import _score_chunk
+from progexec.cli.reward_cmd import _score_chunk_text
+from progexec.jsonrecords import Record, decode
 from progexec.corpus import finqa_records
 from progexec.parallel import Engine, ParallelOptions, PerItem, chunked, parallel_map
 
@@ -56,15 +57,17 @@ def base_items() -> list[dict[str, Any]]:
     return items
 
 
-def stream(n: int) -> Iterator[tuple[int, list[bytes]]]:
-    """``n`` input lines in ``(first line number, lines)`` chunks, as ``progexec reward`` reads them."""
+def stream(n: int) -> Iterator[list[Record]]:
+    """``n`` input records in chunks, as ``progexec reward`` reads them (each line decoded by the readers' rule)."""
     pool = base_items()
-    lines = (json.dumps({"id": i, **item}).encode("utf-8")
-             for i, item in zip(range(n), itertools.cycle(pool)))
-    first = 1
+    lines = (json.dumps({"id": i, **item}) for i, item in zip(range(n), itertools.cycle(pool)))
+    number = 0
     for chunk in chunked(lines, CHUNK_LINES):
-        yield first, chunk
-        first += len(chunk)
+        records = []
+        for line in chunk:
+            number += 1
+            records.append(decode(line, number, f"line {number}"))
+        yield records
 
 
 class PeakMemory:
@@ -99,13 +102,12 @@ class PeakMemory:
 def run(n: int, options: ParallelOptions) -> dict[str, Any]:
     digest = hashlib.sha256()
     count = 0
-    function = PerItem(partial(_score_chunk, None))
+    function = PerItem(partial(_score_chunk_text, None))
     with PeakMemory() as memory:
         started = time.perf_counter()
-        for texts in parallel_map(function, stream(n), options):
-            for text in texts:
-                digest.update(text.encode("utf-8") + b"\n")
-                count += 1
+        for text, counts in parallel_map(function, stream(n), options):
+            digest.update(text.encode("utf-8"))
+            count += sum(counts.values())
         seconds = time.perf_counter() - started
     return {"engine": options.engine.value, "jobs": options.jobs, "lines": count, "seconds": seconds,
             "rate": count / seconds, "peak_mb": memory.peak / 2**20, "sha": digest.hexdigest()[:16]}

@@ -245,6 +245,7 @@ def test_internal_error_is_one_line_with_a_debug_hint(tmp_path: Path, monkeypatc
         raise ValueError("simulated bug")
 
     monkeypatch.setattr(runner, "execute_unbounded", broken)
+    monkeypatch.setattr(runner, "fast_outcome", lambda *args, **kwargs: None)  # the general path, not the fast one
     path = tmp_path / "p.jsonl"
     path.write_text('{"id": "a", "program": "add(1, 2)"}\n', encoding="utf-8")
     assert main(["exec", str(path), "--out", str(tmp_path / "o.jsonl")]) == 3

@@ -14,16 +14,23 @@ purpose derives from :class:`ProgexecError`.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from .errors import ProgexecError
-from .interp.official import OfficialVerdict
-from .interp.run import Execution, MatchReason
-from .interp.status import Status
-from .items import Item
 from .limits import DEFAULT_LIMITS, Limits
-from .readers import InputError, read
-from .runner import execute
+
+if TYPE_CHECKING:
+    from . import report, score
+    from .interp.official import OfficialVerdict
+    from .interp.run import Execution, MatchReason
+    from .interp.status import Status
+    from .items import Item
+    from .readers import InputError, read
+    from .report.model import Report
+    from .runner import execute
+    from .score.results import ScoreReport
 
 __version__ = "0.3.0"
 
@@ -31,9 +38,20 @@ __version__ = "0.3.0"
 # ``progexec.score(gold, predictions)`` is ``progexec.score.score_sources`` (paths, corpus names or records
 # in memory) and ``progexec.report(items)`` is ``progexec.report.build_report`` — so
 # ``progexec.report.score_report.write_score_report`` and ``progexec.score.load_gold`` work too.
-from . import report, score  # noqa: E402
-from .report.model import Report  # noqa: E402
-from .score.results import ScoreReport  # noqa: E402
+# They and the other public names are imported on first use, so that ``progexec exec`` starts without them.
+_LAZY = {"OfficialVerdict": ".interp.official", "Execution": ".interp.run", "MatchReason": ".interp.run",
+         "Status": ".interp.status", "Item": ".items", "InputError": ".readers", "read": ".readers",
+         "execute": ".runner", "Report": ".report.model", "ScoreReport": ".score.results"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("report", "score"):
+        return importlib.import_module(f".{name}", __name__)  # the import binds it here too
+    if name not in _LAZY:
+        raise AttributeError(f"module 'progexec' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
 
 
 def run(program: str | Sequence[str], table: list[list[str]] | None = None, *, dialect: str = "finqa",
@@ -46,6 +64,7 @@ def run(program: str | Sequence[str], table: list[list[str]] | None = None, *, d
     """
     from .dialects import get_dialect
     from .items import program_item
+    from .runner import execute
 
     body: str | list[str] = program if isinstance(program, str) else list(program)
     return execute(program_item(body, table, get_dialect(dialect).name, problem), limits)

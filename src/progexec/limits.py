@@ -144,6 +144,9 @@ class Limits:
             "read)")
     serve_queued_requests: int = _bound(
         256, "progexec serve: read requests waiting for a working slot per worker process; more get 503 at once")
+    max_compiled_programs: int = _bound(
+        65_536, "programs kept compiled (by text or token list) per process for the interpreter's fast path; the "
+                "oldest is dropped first; 0 = compile every time. Never changes an answer")
 
     def __post_init__(self) -> None:
         for item in fields(self):

@@ -15,17 +15,18 @@ not depend on process state that the workers do not share.
 from __future__ import annotations
 
 import importlib
-import multiprocessing
 import os
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import islice
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:  # multiprocessing is imported only when a process pool starts (a serial run never needs it)
+    import multiprocessing.context
+    from concurrent.futures import Future
 
 from .errors import OptionError
 
@@ -141,15 +142,21 @@ class _Serial(_Backend[T, R]):
 
 
 def _context() -> multiprocessing.context.BaseContext:
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 class _Processes(_Backend[T, R]):
     def __init__(self, jobs: int) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
         self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context())
 
     def submit(self, function: ChunkFunction[T, R], chunk: list[T]) -> Callable[[], Sequence[R]]:
+        from concurrent.futures.process import BrokenProcessPool
+
         future: Future[Sequence[R]] = self.pool.submit(function, chunk)
 
         def wait() -> Sequence[R]:

@@ -50,9 +50,13 @@ def document(body: dict[str, Any], meta: dict[str, Any] | None) -> dict[str, Any
     return {"format_version": FORMAT_VERSION, "meta": meta, **body}
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+"""What ``json.dumps(record, ensure_ascii=False, allow_nan=False)`` builds on every call, built once."""
+
+
 def dumps(record: dict[str, Any]) -> str:
     """One deterministic JSON line (no NaN literals, UTF-8 kept)."""
-    return json.dumps(record, ensure_ascii=False, allow_nan=False)
+    return _ENCODER.encode(record)
 
 
 def outcome_fields(execution: Execution) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple, TypeVar
 
 from .interp.arithmetic import RefusalCause
+from .interp.compiled import fast_outcome, fast_verdict
 from .interp.evaluate import Outcome
 from .dialects import UnknownDialectError, get_dialect
 from .interp.official import INVALID, OfficialVerdict
@@ -37,6 +38,8 @@ def prepare(*, symbolic: bool = False) -> None:
 
     ``symbolic=True`` also imports sympy (program equivalence). Thread-safe and idempotent.
     """
+    if not symbolic and "core" in _PREPARED:  # the hot case: every item calls this
+        return
     wanted = {"core"} | ({"symbolic"} if symbolic else set())
     if wanted <= _PREPARED:
         return
@@ -142,6 +145,11 @@ def stopped_by_clock(execution: Execution) -> bool:
 def execute(item: Item, limits: Limits | None = None, semantics: Semantics = Semantics.PROGEXEC) -> Execution:
     """Run one item under ``limits`` (default: those in force); never raises for a bad item."""
     prepare()
+    if item.error is None and item.program is not None:
+        found = fast_outcome(item.program, item.table, item.dialect, limits, clock=True)
+        if found is not None and (verdict := fast_verdict(*found)) is not None:
+            match, reason = gold_match(verdict, item)
+            return Execution(found[0].program, found[1], verdict, None, item, match, reason)
     return bounded(item, lambda: execute_unbounded(item, semantics),
                    lambda stop: limit_exceeded(item, stop.message, stop.clock), limits)
 

@@ -17,6 +17,7 @@ from ..checker.engine import DEFAULT_TIMEOUT, IsolationUnavailable, StartError, 
 from ..checker.evaluator.cases import SUITES
 from ..checker.evaluator.check import DEFAULT_CHUNK, ChildEvaluator, EvalReport, run_evaluator_check
 from ..checker.evaluator.output import as_json, as_junit, as_text
+from ..checker.evaluator.pipeline import run_pipelined
 from ..checker.evaluator.protocol import Protocol
 from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options, json_document, note_written
 
@@ -52,6 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"seconds without progress before the port counts as hung and is killed "
                              f"(default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                        help="run N copies of the port, each answering whole chunks, checked in suite order "
+                             "(the same report as one port; default 1)")
     add_check_options(parser, DEFAULT_CHUNK)
 
 
@@ -83,17 +87,27 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--cases must be at least 1")
     if args.timeout <= 0 or args.chunk < 1:
         raise UsageError("--timeout must be positive and --chunk at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     protocol = Protocol(args.protocol)
-    port, name = _port(args, protocol)
-    progress = Progress(args.cases or 0, NAME, args.progress)
+    ports: list[ChildEvaluator] = []
     try:
-        report = run_evaluator_check(port, name, protocol, args.suite, args.cases, args.seed, args.chunk,
-                                     progress=lambda done, total: _update(progress, done, total))
+        for _ in range(args.jobs):  # one port process per job; chunks are shared out, checked in suite order
+            port, name = _port(args, protocol)
+            ports.append(port)
+        progress = Progress(args.cases or 0, NAME, args.progress)
+        hook = lambda done, total: _update(progress, done, total)  # noqa: E731
+        if len(ports) == 1:
+            report = run_evaluator_check(ports[0], name, protocol, args.suite, args.cases, args.seed, args.chunk,
+                                         progress=hook)
+        else:
+            report = run_pipelined(ports, name, protocol, args.suite, args.cases, args.seed, args.chunk, progress=hook)
         progress.close()
     finally:
-        port.close()
-    report.faults = port.faults()
-    report.notes = port.engine.notes + report.notes
+        for port in ports:
+            port.close()
+    report.faults = [fault for port in ports for fault in port.faults()]
+    report.notes = [note for port in ports for note in port.engine.notes] + report.notes
     return _emit(report, args)
 
 

@@ -14,7 +14,7 @@ from ..corpus import CORPUS_NAMES
 from ..items import Item
 from ..limits import Limits, using
 from ..readers import InputError, read
-from ..records import dumps, execution_record
+from ..record_line import execution_line
 from ..mathqa.execute import Semantics
 from ..parallel import PerItem, parallel_map
 from ..runner import execute, stopped_by_clock
@@ -109,11 +109,20 @@ def exec_line(item: Item, limits: Limits, semantics: Semantics) -> tuple[str, Ta
         kind = str(getattr(execution.detail, "answer_type", "other"))
         return "", TallyEntry(execution.status.label, None, False, not_executed=kind)
     result = execution.mathqa
-    entry = TallyEntry(execution.status.label, execution.match, result is not None,
-                       bool(result and result.match),
-                       bool(result and result.option is not None and result.option == result.correct),
-                       stopped_by_clock(execution))
-    return dumps(execution_record(execution)) + "\n", entry
+    if result is None:  # the FinQA family: one shared entry per (status, match, clock), not one object per item
+        key = (execution.outcome.status, execution.match, stopped_by_clock(execution))
+        entry = _ENTRIES.get(key)
+        if entry is None:
+            entry = _ENTRIES[key] = TallyEntry(execution.status.label, execution.match, False, clock=key[2])
+    else:
+        entry = TallyEntry(execution.status.label, execution.match, True, bool(result.match),
+                           bool(result.option is not None and result.option == result.correct),
+                           stopped_by_clock(execution))
+    return execution_line(execution) + "\n", entry
+
+
+_ENTRIES: dict[tuple[object, bool | None, bool], TallyEntry] = {}
+"""The FinQA family's tally entries, shared (they are frozen and few)."""
 
 
 class Tally:

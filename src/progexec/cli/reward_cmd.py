@@ -23,7 +23,7 @@ from ..jsonrecords import Record
 from ..parallel import PerItem, parallel_map
 from ..readers import InputError, read_records
 from ..records import dumps
-from ..reward.batch import score_records
+from ..reward.batch import score_chunk, score_records
 from ..reward.gold import GoldRecordError, parse_policy
 from ..reward.model import Policy
 from .common import EXIT_OK, UsageError, add_batch_options, open_output, progress_for, write_summary
@@ -70,6 +70,11 @@ def _score_chunk(default: Policy | None, chunk: list[Record]) -> list[dict[str, 
     return score_records(chunk, default)
 
 
+def _score_chunk_text(default: Policy | None, chunk: list[Record]) -> tuple[str, dict[str, int]]:
+    """One read chunk to its output text and status counts (one string back per chunk, nothing per line)."""
+    return score_chunk(chunk, default)
+
+
 def score_stream(chunks: Iterable[list[Record]], default: Policy | None, args: argparse.Namespace,
                  ) -> Iterator[dict[str, Any]]:
     """Every output record, in input order, on the engine the options name (one chunk is one task)."""
@@ -88,10 +93,12 @@ def run(args: argparse.Namespace) -> int:
     out = open_output(args.out)
     statuses: Counter[str] = Counter()
     progress = progress_for(args, None, NAME)
-    try:
-        for record in score_stream(_chained(first, chunks), default, args):
-            out.write(dumps(record) + "\n")
-            statuses[record["status"]] += 1
+    options = parallel_options(args)
+    try:  # one chunk is one task; a worker sends back one string and its status counts
+        for text, counts in parallel_map(PerItem(partial(_score_chunk_text, default)), _chained(first, chunks),
+                                         replace(options, chunk_size=1)):
+            out.write(text)
+            statuses.update(counts)
             progress.update(sum(statuses.values()))
     finally:
         progress.close()

@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Union
+from typing import TYPE_CHECKING, Any, Union
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput
+if TYPE_CHECKING:  # lark is imported on first parse, not at start-up
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
 
 from .nodes import Arg, Input, Num, Program, Ref, Step
 from .parse import ProgramSyntaxError, check_program_length, syntax_error_from
@@ -33,42 +34,48 @@ class _Call:
     args: tuple[Union["_Call", Arg], ...]
 
 
-class _ToAst(Transformer[Token, object]):
-    """Builds AST nodes while the LALR parser runs (no intermediate tree)."""
+def _transformer() -> Any:
+    """The Lark transformer that builds AST nodes while the LALR parser runs (no intermediate tree)."""
+    from lark import Token, Transformer
 
-    def ref(self, items: list[Token]) -> Ref:
-        return Ref(int(items[0][1:]), str(items[0]))
+    class _ToAst(Transformer[Token, object]):
+        """Builds AST nodes while the LALR parser runs (no intermediate tree)."""
 
-    def input(self, items: list[Token]) -> Input:
-        return Input(int(items[0][1:]), str(items[0]))
+        def ref(self, items: list[Token]) -> Ref:
+            return Ref(int(items[0][1:]), str(items[0]))
 
-    def const(self, items: list[Token]) -> Num:
-        return Num(str(items[0]))
+        def input(self, items: list[Token]) -> Input:
+            return Input(int(items[0][1:]), str(items[0]))
 
-    number = const
+        def const(self, items: list[Token]) -> Num:
+            return Num(str(items[0]))
 
-    def args(self, items: list[Arg]) -> tuple[Arg, ...]:
-        return tuple(items)
+        number = const
 
-    nargs = args
+        def args(self, items: list[Arg]) -> tuple[Arg, ...]:
+            return tuple(items)
 
-    def step(self, items: list[object]) -> Step:
-        op, args = items
-        assert isinstance(args, tuple)
-        return Step(str(op), args)
+        nargs = args
 
-    def linear(self, items: list[Step]) -> Program:
-        return Program(tuple(items))
+        def step(self, items: list[object]) -> Step:
+            op, args = items
+            assert isinstance(args, tuple)
+            return Step(str(op), args)
 
-    def call(self, items: list[object]) -> _Call:
-        op, args = items
-        assert isinstance(args, tuple)
-        return _Call(str(op), args)
+        def linear(self, items: list[Step]) -> Program:
+            return Program(tuple(items))
 
-    def annotated(self, items: list[_Call]) -> Program:
-        steps: list[Step] = []
-        _flatten(items[0], steps)
-        return Program(tuple(steps))
+        def call(self, items: list[object]) -> _Call:
+            op, args = items
+            assert isinstance(args, tuple)
+            return _Call(str(op), args)
+
+        def annotated(self, items: list[_Call]) -> Program:
+            steps: list[Step] = []
+            _flatten(items[0], steps)
+            return Program(tuple(steps))
+
+    return _ToAst()
 
 
 def _flatten(call: _Call, steps: list[Step]) -> Ref:
@@ -87,7 +94,9 @@ def _grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(_grammar_text(), parser="lalr", start=["linear", "annotated"], transformer=_ToAst(),
+    from lark import Lark
+
+    return Lark(_grammar_text(), parser="lalr", start=["linear", "annotated"], transformer=_transformer(),
                 maybe_placeholders=False)
 
 
@@ -95,6 +104,8 @@ def _parse(text: str, start: str) -> Program:
     check_program_length(text)
     if not text.strip():
         raise ProgramSyntaxError("the program is empty", text, 1, 1)
+    from lark.exceptions import UnexpectedInput
+
     try:
         program = _parser().parse(text, start=start)
     except UnexpectedInput as error:

@@ -13,9 +13,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+if TYPE_CHECKING:  # lark is imported on first use: the canonical fast path never needs it
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
 
 from ..errors import InputError
 from ..limits import DEFAULT_LIMITS, current
@@ -49,26 +51,30 @@ class ProgramTooLongError(ProgramSyntaxError):
     """The program text is longer than MAX_PROGRAM_CHARS (refused before parsing: bounded work)."""
 
 
-class _ToAst(Transformer[Token, object]):
-    """Builds the AST during LALR parsing (no intermediate tree)."""
+def _transformer() -> Any:
+    """The Lark transformer that builds the AST during LALR parsing (no intermediate tree)."""
+    from lark import Token, Transformer
 
-    def ref(self, items: list[Token]) -> str:
-        return str(items[0]).strip()
+    class _ToAst(Transformer[Token, object]):
+        def ref(self, items: list[Token]) -> str:
+            return str(items[0]).strip()
 
-    const = number = text = ref
+        const = number = text = ref
 
-    def step(self, items: list[object]) -> Step:
-        op, arg1, arg2 = (str(item).strip() for item in items)
-        return step_from_parts(op, arg1, arg2)
+        def step(self, items: list[object]) -> Step:
+            op, arg1, arg2 = (str(item).strip() for item in items)
+            return step_from_parts(op, arg1, arg2)
 
-    def steps(self, items: list[Step]) -> Program:
-        return Program(tuple(items))
+        def steps(self, items: list[Step]) -> Program:
+            return Program(tuple(items))
 
-    def bare(self, items: list[str]) -> Program:
-        return Program((), bare=Num(items[0]))
+        def bare(self, items: list[str]) -> Program:
+            return Program((), bare=Num(items[0]))
 
-    def start(self, items: list[Program]) -> Program:
-        return items[0]
+        def start(self, items: list[Program]) -> Program:
+            return items[0]
+
+    return _ToAst()
 
 
 def _grammar_text() -> str:
@@ -77,7 +83,9 @@ def _grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(_grammar_text(), parser="lalr", transformer=_ToAst(), maybe_placeholders=False)
+    from lark import Lark
+
+    return Lark(_grammar_text(), parser="lalr", transformer=_transformer(), maybe_placeholders=False)
 
 
 @lru_cache(maxsize=1)
@@ -144,6 +152,8 @@ def parse_program(text: str) -> Program:
     fast = _fast_parse(text)
     if fast is not None:
         return fast
+    from lark.exceptions import UnexpectedInput
+
     try:
         program = _parser().parse(text)
     except UnexpectedInput as error:
@@ -186,6 +196,8 @@ def syntax_error_from(error: UnexpectedInput, text: str, names: Mapping[str, str
 
     ``op_note`` may add a remark about an op token (FinQA names ops it does not know).
     """
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     line = getattr(error, "line", 1) or 1
     column = getattr(error, "column", 1) or 1
     if isinstance(error, UnexpectedCharacters):

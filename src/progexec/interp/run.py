@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ..grammar.nodes import Program
 from ..grammar.parse import ProgramSyntaxError, ProgramTooLongError, parse_token_list
 from .arithmetic import Float64
+from .compiled import fast_outcome, fast_verdict
 from .evaluate import Outcome, evaluate
 from .official import OfficialVerdict
 from ..dialects import Dialect, get_dialect
@@ -91,6 +92,9 @@ def execute_program(program: Program, table: Table | None = None, dialect: str |
 def execute_text(text: str, table: Table | None = None, dialect: str | Dialect = "finqa") -> Execution:
     """Parse program text by the dialect's reader and run it; a syntax error becomes a SYNTAX_ERROR outcome
     (LIMIT_EXCEEDED, naming the bound, for text over ``max_program_chars``)."""
+    found = fast_outcome(text, table, dialect)  # the compiled fast path; None: the general path decides
+    if found is not None and (verdict := fast_verdict(*found)) is not None:
+        return Execution(found[0].program, found[1], verdict)
     spec = get_dialect(dialect)
     try:
         program = spec.parse(text)
@@ -105,6 +109,9 @@ def execute_text(text: str, table: Table | None = None, dialect: str | Dialect =
 
 def execute_tokens(tokens: Sequence[str], table: Table | None = None, dialect: str | Dialect = "finqa") -> Execution:
     """Run the official token-list form (``[..., "EOF"]``)."""
+    found = fast_outcome(tokens, table, dialect)  # the compiled fast path; None: the general path decides
+    if found is not None and (verdict := fast_verdict(*found)) is not None:
+        return Execution(found[0].program, found[1], verdict)
     spec = get_dialect(dialect)
     try:
         program = parse_token_list(tokens)

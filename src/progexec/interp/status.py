@@ -36,7 +36,7 @@ class Status(IntEnum):
     @property
     def label(self) -> str:
         """The lower-case name used in JSON output (``"ok"``, ``"divide_by_zero"``)."""
-        return self.name.lower()
+        return _LABELS[self]
 
     def __str__(self) -> str:
         """A status prints as its label (``print(Status.OK)`` shows ``ok``); ``int(status)`` is the code."""
@@ -46,6 +46,9 @@ class Status(IntEnum):
         """``f"{status}"`` is the label; a numeric spec (``f"{status:d}"``) formats the code."""
         return self.label if not spec else format(int(self), spec)
 
+
+_LABELS: dict[Status, str] = {status: status.name.lower() for status in Status}
+"""Each status's label, computed once (it is written on every record)."""
 
 STATUS_DESCRIPTIONS: dict[Status, str] = {
     Status.OK: "the program has a value",

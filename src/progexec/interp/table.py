@@ -5,6 +5,7 @@ duplicate replacing an earlier one; cells cleaned (``$`` removed, text before ``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 from ..errors import InputError
@@ -23,8 +24,8 @@ def validate_table(table: Any) -> list[list[str]]:
     """Check the shape of a table from JSON; raise TableError naming the bad row or cell."""
     if not isinstance(table, list):
         raise TableError(f"table must be a list of rows, got {type(table).__name__}")
-    if all(type(row) is list and set(map(type, row)) <= _STR_ONLY for row in table):  # the common case, at C speed
-        return table
+    if all(type(row) is list for row in table) and set(map(type, chain.from_iterable(table))) <= _STR_ONLY:
+        return table  # the common case: every row a list, every cell a str, checked at C speed
     rows: list[list[str]] = []
     for row_index, row in enumerate(table):
         if not isinstance(row, list):

@@ -14,13 +14,14 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from ..jsonrecords import Record, decode, unreadable_reason
 from ..limits import current
 from ..records import dumps
 from .core import score_completion
-from .gold import GoldRecordError, parse_policy
+from .gold import GoldRecord, GoldRecordError, parse_policy
 from .model import Policy, RewardResult, RewardStatus, make_result, DEFAULT_POLICY
 
 _LARGEST_FLOAT_INT = int(sys.float_info.max)
@@ -58,7 +59,7 @@ def score_item(item: object, line: int, default_policy: Policy | None = None) ->
                                                       name=str(policy)[:100]))
     elif not (isinstance(gold, Mapping) and gold.get("policy") is not None):
         policy = default_policy
-    return _record(item_id, line, score_completion(completion, gold, policy=policy))
+    return _record(item_id, line, score_completion(completion, cached_gold(gold), policy=policy))
 
 
 def _usable_id(item_id: object) -> bool:
@@ -82,6 +83,84 @@ def score_record(record: Record, default_policy: Policy | None = None) -> dict[s
 def score_records(records: Sequence[Record], default_policy: Policy | None = None) -> list[dict[str, Any]]:
     """A chunk of records to their output records, one each, in order (see the module docstring)."""
     return [score_record(record, default_policy) for record in records]
+
+
+def score_chunk(records: Sequence[Record], default_policy: Policy | None = None) -> tuple[str, dict[str, int]]:
+    """A chunk of records to its output text (each output line ending in a newline) and the count of each
+    status: one string and one small dict to send back from a worker, nothing pickled per line."""
+    out: list[str] = []
+    counts: dict[str, int] = {}
+    for record in records:
+        result = score_record(record, default_policy)
+        status = result["status"]
+        counts[status] = counts.get(status, 0) + 1
+        out.append(dumps(result))
+    out.append("")
+    return ("\n".join(out) if len(out) > 1 else ""), counts
+
+
+MAX_CACHED_GOLDS = 4096
+# bound: MAX_CACHED_GOLDS = 4096 — parsed gold records kept per process (the oldest dropped first)
+MAX_CACHED_GOLD_CELLS = 10_000
+# bound: MAX_CACHED_GOLD_CELLS = 10_000 — a gold with a larger table is parsed every time, never kept
+
+_GOLDS: dict[object, GoldRecord] = {}
+_STR = frozenset({str})
+
+
+def _frozen(value: Any) -> Any:
+    """A JSON value as a hashable key that equals another's only when the values are the same JSON value:
+    type-tagged where Python's ``==`` would merge them (``1``, ``1.0``, ``True``; ``0.0`` and ``-0.0``)."""
+    kind = type(value)
+    if kind is str or value is None:
+        return value
+    if kind is bool or kind is int:
+        return kind, value
+    if kind is float:
+        return kind, repr(value)
+    if kind is list:
+        if all(type(row) is list for row in value) and set(map(type, chain.from_iterable(value))) <= _STR:
+            return "rows", tuple(map(tuple, value))
+        if set(map(type, value)) <= _STR:
+            return "strs", tuple(value)
+    raise TypeError(kind.__name__)
+
+
+def _gold_key(gold: Mapping[str, Any] | str) -> object:
+    """Every field of a gold record (a table as a tuple of row tuples) as one hashable key, or None when a
+    field is not a string, number, boolean, null or list of strings or of string lists (then not cached)."""
+    if isinstance(gold, str):
+        return gold
+    if type(gold) is not dict:
+        return None
+    try:
+        return tuple([(name, _frozen(value)) for name, value in gold.items()])
+    except TypeError:
+        return None
+
+
+def cached_gold(gold: Mapping[str, Any] | str) -> GoldRecord | Mapping[str, Any] | str:
+    """The parsed GoldRecord of ``gold``, from a cache keyed by all its fields (the RL case: every prompt's
+    gold is judged many times); ``gold`` itself when it is not cached or cannot be parsed, so that an error
+    is reported where it always was."""
+    key = _gold_key(gold)
+    if key is None:
+        return gold
+    record = _GOLDS.get(key)
+    if record is not None:
+        return record
+    try:
+        record = GoldRecord.from_mapping(gold)
+    except Exception:  # bad_gold (or a bug, internal_error): reported by score_completion as before
+        return gold
+    if record.table is None or sum(map(len, record.table)) <= MAX_CACHED_GOLD_CELLS:
+        while len(_GOLDS) >= MAX_CACHED_GOLDS:
+            try:
+                del _GOLDS[next(iter(_GOLDS))]
+            except (KeyError, RuntimeError, StopIteration):  # another thread changed it: try again
+                continue
+        _GOLDS[key] = record
+    return record
 
 
 def score_line(text: str | bytes, line: int, default_policy: Policy | None = None) -> str:

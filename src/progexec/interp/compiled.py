@@ -1,0 +1,353 @@
+"""The interpreter's fast path: a program compiled once into a flat op array, cached by its text.
+
+:func:`compile_program` turns a parsed FinQA/ConvFinQA :class:`~progexec.grammar.nodes.Program`
+into a :class:`Compiled`: every literal read once (Float64's ``literal``), every reference resolved
+to a slot, every op of the one op table (:data:`~progexec.interp.ops.FINQA_OPS`) bound to the C
+function that computes it. :func:`run_compiled` then runs it with no per-step context-variable
+lookup, no per-step exception set-up and no AST walk.
+
+It handles the happy path only. Anything the general interpreter would refuse (a literal that is
+not a number, a reference to a yes/no result, a missing row, a division by zero, an infinite
+result, a bound of :class:`~progexec.limits.Limits` exceeded, more cells to read than
+:data:`MAX_FAST_CELLS`) makes it return None, and the caller runs the general path
+(:func:`progexec.interp.evaluate.evaluate`), which decides and names the refusal. So there is
+one interpreter: where the fast path answers, its Outcome equals the general path's, field by
+field (property tests over the grammar and every embedded corpus item check it).
+
+The work of a fast run is counted before it starts (steps, and cells read by table steps; a program
+over :data:`MAX_FAST_CELLS` cells goes to the general path), and the clock is honoured once per
+program instead of once per step (see :func:`fast_outcome`). Programs are cached by text or token
+list and dialect, at most ``Limits.max_compiled_programs`` of them.
+"""
+
+from __future__ import annotations
+
+import operator
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..dialects import Dialect, UnknownDialectError, get_dialect
+from ..grammar.nodes import Num, Program, Ref, Row
+from ..grammar.parse import ProgramSyntaxError, parse_program, parse_token_list
+from ..limits import Limits, check_deadline, current
+from .arithmetic import Float64, LiteralRule, official_str_to_num, sum_left_to_right
+from .evaluate import Outcome
+from .official import OfficialVerdict
+from .ops import FINQA_OPS
+from .status import Status
+from .table import Table, clean_cell
+
+MAX_FAST_CELLS = 100_000
+"""Most table cells one fast run reads (rows are read once, then each table step scans its row); a
+program over it runs on the general path, under the item's clock."""
+
+_NAN = float("nan")
+
+
+def _power(a: float, b: float) -> float:
+    """``a ** b`` as Float64.power computes it; a complex result (negative base, fractional power) is NaN,
+    so the run's finiteness test sends it to the general path (which refuses it as non_real_result)."""
+    result = a ** b
+    return result if type(result) is float else _NAN
+
+
+def _row_max(row: list[float], _: Any) -> float:
+    return max(row)
+
+
+def _row_min(row: list[float], _: Any) -> float:
+    return min(row)
+
+
+def _row_sum(row: list[float], _: Any) -> float:
+    return sum_left_to_right(row)
+
+
+def _row_average(row: list[float], _: Any) -> float:
+    return sum_left_to_right(row) / len(row)
+
+
+_FAST: dict[int, Callable[[Any, Any], Any]] = {
+    0: operator.add, 1: operator.sub, 2: operator.mul, 3: operator.truediv, 4: _power, 5: operator.gt,
+    6: _row_max, 7: _row_min, 8: _row_sum, 9: _row_average,
+}
+"""Op code (``OpSpec.code`` of the op table) -> the function computing it on floats (a row op gets the
+row's values and a dummy). An op of the table without an entry here is never compiled."""
+
+_SPECS: dict[str, tuple[Callable[[Any, Any], Any], bool, bool]] = {
+    name: (_FAST[spec.code], spec.row_op, spec.name == "greater")
+    for name, spec in FINQA_OPS.items() if spec.code in _FAST and spec.unsupported is None and spec.arity == 2}
+"""Op name -> (function, row op?, yes/no result?) for every op of the table the fast path runs."""
+
+
+
+def eligible(dialect: str | Dialect) -> Dialect | None:
+    """The dialect's entry when the fast path serves it: programs of the FinQA grammar over the FinQA op table
+    under Float64 (FinQA, ConvFinQA, and any dialect registered with the same reader, ops and arithmetic)."""
+    try:
+        spec = get_dialect(dialect)
+    except UnknownDialectError:
+        return None
+    if spec.run is not None or spec.ops is not FINQA_OPS or spec.parse is not parse_program \
+            or type(spec.float64) is not Float64:
+        return None
+    return spec
+
+_OK = Status.OK
+
+
+class Compiled:
+    """A program as a flat op array over one list of slots: step results first (slot k is step k), then the
+    constants, then (at negative indices, from the end) the values of the rows the program reads.
+
+    ``ops`` holds ``(function, slot, slot)`` per step; ``rows`` the row names, ``row_reads`` per row 1 +
+    the table steps scanning it (the factor of its cells in the work count); ``bare`` the value of a
+    bare-literal program; ``official_ok`` whether the official evaluator's answer is the contract's;
+    ``outcome`` the Outcome of a program that reads no table, computed once.
+    """
+
+    __slots__ = ("program", "consts", "rows", "row_reads", "ops", "bare", "longest", "official_ok", "outcome",
+                 "verdict")
+
+    def __init__(self, program: Program, consts: list[Any], rows: tuple[str, ...], row_reads: tuple[int, ...],
+                 ops: tuple[tuple[Callable[[Any, Any], Any], int, int], ...], bare: float | None, longest: int,
+                 official_ok: bool) -> None:
+        self.program = program
+        self.consts = consts
+        self.rows = rows
+        self.row_reads = row_reads
+        self.ops = ops
+        self.bare = bare
+        self.longest = longest
+        self.official_ok = official_ok
+        self.outcome: Outcome[float] | None = None
+        self.verdict: OfficialVerdict | None = None
+
+
+def compile_program(program: Program, dialect: Dialect) -> Compiled | None:
+    """The flat form of ``program`` under ``dialect``'s Float64, or None when the general path must run it.
+
+    A literal is accepted exactly when Float64's ``literal`` accepts it (a number, percentage or constant,
+    finite); a reference must point back at a step that is not a yes/no result.
+    """
+    rule = dialect.literals
+    official_ok = not program.official_invalid and (program.bare is None or dialect.bare_numbers)
+    if program.bare is not None:
+        value = official_str_to_num(program.bare.text, rule)
+        if value is None or value - value != 0.0:
+            return None
+        return Compiled(program, [], (), (), (), value, len(program.bare.text), official_ok)
+    steps = program.steps
+    count = len(steps)
+    if not count:
+        return None
+    consts: list[Any] = [None] * count  # the step results' slots, then the constants
+    rows: list[str] = []
+    reads: list[int] = []
+    ops: list[tuple[Callable[[Any, Any], Any], int, int]] = []
+    longest = 0
+    booleans: set[int] = set()
+    for index, step in enumerate(steps):
+        spec = _SPECS.get(step.op)
+        args = step.args
+        if spec is None or len(args) != 2:
+            return None
+        function, row_op, yes_no = spec
+        if row_op:
+            row = args[0]
+            if type(row) is not Row:
+                return None
+            if row.name in rows:
+                place = rows.index(row.name)
+                reads[place] += 1
+            else:
+                place = len(rows)
+                rows.append(row.name)
+                reads.append(2)
+            ops.append((function, -1 - place, -1 - place))
+            continue
+        slots = []
+        for arg in args:
+            kind = type(arg)
+            if kind is Ref:
+                target = arg.index  # type: ignore[union-attr]
+                if target >= index or target in booleans:
+                    return None
+                slots.append(target)
+            elif kind is Num:
+                text = arg.text  # type: ignore[union-attr]
+                number = official_str_to_num(text, rule)
+                if number is None or number - number != 0.0:
+                    return None
+                if len(text) > longest:
+                    longest = len(text)
+                slots.append(len(consts))
+                consts.append(number)
+            else:
+                return None
+        if yes_no:
+            booleans.add(index)
+        ops.append((function, slots[0], slots[1]))
+    return Compiled(program, consts, tuple(rows), tuple(reads), tuple(ops), None, longest, official_ok)
+
+
+def _row_values(compiled: Compiled, table: Table | None, limits: Limits, rule: LiteralRule) -> list[list[float]] | None:
+    """The numbers of every row the program reads, last row first, or None where the general path refuses
+    (or must count: more than :data:`MAX_FAST_CELLS` cells of work)."""
+    if table is None or len(table) > MAX_FAST_CELLS:
+        return None
+    try:
+        named: dict[Any, Sequence[Any]] = {}
+        for line in table:
+            if len(line) == 0:
+                return None
+            named[line[0]] = line[1:]
+        chosen = [named.get(name) for name in compiled.rows]
+        work = sum(len(row or ()) * reads for row, reads in zip(chosen, compiled.row_reads))
+        if work > MAX_FAST_CELLS:
+            return None
+        bound = limits.max_literal_chars
+        values: list[list[float]] = []
+        for row in reversed(chosen):
+            if not row:
+                return None
+            numbers: list[float] = []
+            for cell in row:
+                if len(cell) > bound:
+                    return None
+                number = official_str_to_num(clean_cell(cell), rule)
+                if number is None or number - number != 0.0:
+                    return None
+                numbers.append(number)
+            values.append(numbers)
+        return values
+    except Exception:  # an odd table (cells that are not strings): the general path decides, as it always has
+        return None
+
+
+def run_compiled(compiled: Compiled, table: Table | None, limits: Limits, dialect: Dialect) -> Outcome[float] | None:
+    """The Outcome of ``compiled`` over ``table``, equal to the general path's, or None where that path
+    must run (any refusal, any bound exceeded)."""
+    if compiled.longest > limits.max_literal_chars or len(compiled.ops) > limits.max_steps:
+        return None
+    outcome = compiled.outcome
+    if outcome is not None:
+        return outcome
+    if compiled.bare is not None:
+        value = compiled.bare
+        outcome = compiled.outcome = Outcome(_OK, round(value, 5), value, (value,))
+        return outcome
+    slots = compiled.consts.copy()
+    if compiled.rows:
+        rows = _row_values(compiled, table, limits, dialect.literals)
+        if rows is None:
+            return None
+        slots += rows
+    step = 0
+    try:
+        for function, first, second in compiled.ops:
+            result = function(slots[first], slots[second])
+            if result - result != 0.0:  # NaN or an infinity: the general path refuses it
+                return None
+            slots[step] = result
+            step += 1
+    except (ArithmeticError, ValueError):  # division by zero, overflow: the general path names it
+        return None
+    final = slots[step - 1]
+    results = tuple(slots[:step])
+    if type(final) is bool:
+        outcome = Outcome(_OK, final, final, results)
+    else:
+        outcome = Outcome(_OK, round(final, 5), final, results)
+    if not compiled.rows:
+        compiled.outcome = outcome  # no table read: the same program always has the same outcome
+    return outcome
+
+
+class ProgramCache:
+    """Compiled programs by (dialect, text or token tuple), at most ``max_compiled_programs`` of them (a bound
+    of :class:`~progexec.limits.Limits`; the oldest is dropped first). A key that cannot be compiled is kept as
+    None, so it is tried once."""
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[Dialect, object], Compiled | None] = {}
+
+    def get(self, dialect: Dialect, key: object, build: Callable[[], Program], limits: Limits) -> Compiled | None:
+        cache_key = (dialect, key)
+        try:
+            return self.entries[cache_key]
+        except KeyError:
+            pass
+        try:
+            compiled = compile_program(build(), dialect)
+        except ProgramSyntaxError:
+            compiled = None
+        bound = limits.max_compiled_programs
+        if bound:
+            entries = self.entries
+            while len(entries) >= bound:
+                try:
+                    del entries[next(iter(entries))]
+                except (KeyError, RuntimeError, StopIteration):  # another thread changed it: try again
+                    continue
+            entries[cache_key] = compiled
+        return compiled
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+
+CACHE = ProgramCache()
+"""The process's compiled programs (thread-safe: a lookup or an insertion is one dictionary operation)."""
+
+
+def fast_outcome(program: str | Sequence[str], table: Table | None, dialect: str | Dialect,
+                 limits: Limits | None = None, clock: bool = False) -> tuple[Compiled, Outcome[float]] | None:
+    """The compiled program and its Outcome, or None where the general path must run.
+
+    The clock is honoured as the general path honours it, once per program instead of once per step: a
+    deadline already set around the call (:func:`~progexec.limits.run_with_deadline`) that has passed raises
+    ItemTimeLimitExceeded; with ``clock`` (the runner, which sets no deadline first), a run that took longer
+    than ``item_time_limit`` returns None, so the general path runs it under its clock and says so.
+    """
+    spec = eligible(dialect)
+    if spec is None:
+        return None
+    started = time.monotonic() if clock else 0.0
+    chosen = limits if limits is not None else current()
+    if isinstance(program, str):
+        if len(program) > chosen.max_program_chars:
+            return None
+        text = program
+        compiled = CACHE.get(spec, program, lambda: parse_program(text), chosen)
+    else:
+        key = tuple(program)
+        if not all(type(token) is str for token in key):
+            return None
+        compiled = CACHE.get(spec, key, lambda: parse_token_list(key), chosen)
+    if compiled is None:
+        return None
+    outcome = run_compiled(compiled, table, chosen, spec)
+    if outcome is None:
+        return None
+    check_deadline()
+    if clock and 0 < chosen.item_time_limit < time.monotonic() - started:
+        return None
+    return compiled, outcome
+
+
+def fast_verdict(compiled: Compiled, outcome: Outcome[float]) -> OfficialVerdict | None:
+    """The official verdict when it is the contract's answer (else None: model the official loop)."""
+    if not compiled.official_ok:
+        return None
+    if outcome is compiled.outcome and compiled.verdict is not None:
+        return compiled.verdict  # a program that reads no table: its verdict, like its Outcome, is kept
+    value = outcome.value
+    verdict = OfficialVerdict(True, ("yes" if value else "no") if type(value) is bool else value)
+    if outcome is compiled.outcome:
+        compiled.verdict = verdict
+    return verdict
+
+
+__all__ = ["Compiled", "compile_program", "run_compiled", "fast_outcome", "fast_verdict", "CACHE", "MAX_FAST_CELLS"]
