@@ -21,6 +21,7 @@ from progexec.corpus import corpus_items
 from progexec.dialects import UnknownDialectError, dialect_names, get_dialect
 from progexec.dialects.multihiertt import Abort, Branch, numpy_round, score_item, score_records, span_metrics, tokenize
 from progexec.interp.status import Status
+from progexec.records import dumps, outcome_fields
 
 
 def mh(program: str) -> progexec.Execution:
@@ -70,7 +71,7 @@ def test_tokenization_splits_on_every_comma_and_strips() -> None:
 def test_an_invalid_program_still_returns_a_value(program: str, returned: object) -> None:
     execution = mh(program)
     assert not execution.official.valid
-    record = json.loads(progexec.records.dumps(progexec.records.outcome_fields(execution)))
+    record = json.loads(dumps(outcome_fields(execution)))
     assert record["official_returned"] == returned
 
 
