@@ -67,8 +67,8 @@ def execution_line(execution: Execution) -> str:
 
 def _line(execution: Execution) -> str:
     item = execution.item
-    if execution.mathqa is not None:
-        raise _Unexpected
+    if execution.mathqa is not None or execution.detail is not None:
+        raise _Unexpected  # a dialect's own fields (MathQA, TAT-QA): written by the general path
     outcome = execution.outcome
     status = outcome.status
     parts = [f'{{"id": {_raw(item.id) if item is not None else chr(34) * 2}, "status": {encode_basestring(status.label)}, '
