@@ -21,7 +21,8 @@ import math
 import re
 
 from ..grammar.tokens import official_tokenize
-from ..interp.run import execute_tokens
+from ..items import Item
+from ..runner import execute
 from .equivalence import Why, equal_program
 from .results import ExecutionWhy, Verdict
 from .official_scorer import ItemContext, execution_why
@@ -73,7 +74,7 @@ def helm_fin_qa(ctx: ItemContext) -> Verdict:
     if ctx.pred.program_text is not None and ctx.pred.program_text != ctx.pred.program_text.strip():
         # HELM tokenizes the stripped completion; only surrounding whitespace can make this differ
         tokens = official_tokenize(ctx.pred.program_text.strip())
-        verdict = execute_tokens(tokens, ctx.gold.table, ctx.dialect).official
+        verdict = execute(Item(ctx.pred.id, tokens, ctx.gold.table, dialect=ctx.dialect)).official  # the one runner
         if ctx.gold.tokens is not None:
             match = equal_program(ctx.gold.tokens, tokens, ctx.dialect)
     value = verdict.value

@@ -25,7 +25,8 @@ from enum import Enum
 
 from ..limits import current
 from ..grammar.tokens import official_tokenize
-from ..interp.run import execute_tokens
+from ..items import Item
+from ..runner import execute
 from .equivalence import Why, equal_program
 from .results import ExecutionWhy, GoldItem, Verdict
 from .official_scorer import ItemContext
@@ -183,7 +184,8 @@ def gold_answer(gold: GoldItem) -> str | None:
 def execution(text: str, answer: str, reference: str, table: Sequence[Sequence[str]] = CARD_TABLE) -> ExecWhy:
     """``finqa_eval_execution``, and ``python_expression_eval`` when it raises (a ``float()`` that fails)."""
     tokens = official_tokenize(text[: text.rfind(")") + 1])
-    verdict = execute_tokens(tokens, table, UNITXT_DIALECT).official
+    rows = [list(row) for row in table]
+    verdict = execute(Item("unitxt", tokens, rows, dialect=UNITXT_DIALECT)).official  # the one runner
     if not verdict.valid:
         return ExecWhy.EXECUTION_INVALID
     try:
