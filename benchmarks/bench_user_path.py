@@ -131,7 +131,7 @@ def run_child(command: Sequence[str], *, env: dict[str, str] | None = None, cwd:
 
 
 def best_of(repeat: int, run: Callable[[], Child]) -> Child:
-    """The run with the least CPU time of ``repeat`` runs (CPU time is what other sessions' load disturbs least)."""
+    """The run with the least CPU time of ``repeat`` runs (CPU time is what other processes' load disturbs least)."""
     return min((run() for _ in range(repeat)), key=lambda child: child.cpu)
 
 
@@ -305,7 +305,7 @@ def exec_table(bench: Bench, copies: int) -> Iterator[str]:
     """progexec exec per program beside the official loop over the same programs, from the checkout.
 
     Times are CPU seconds (the child's user + system time; the official loop's process time), the
-    measure least disturbed by other sessions on a shared machine. Start-up (about 0.6 s) varies by
+    measure least disturbed by other processes on a shared machine. Start-up (about 0.6 s) varies by
     about 0.1 s between runs, more than a file's programs take, so the per-program figure is the
     difference between a run on the file repeated ``copies`` times and a run on its first item.
     The official loop's figure is its best of ``repeat * copies`` passes over the file.
