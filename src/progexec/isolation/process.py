@@ -191,3 +191,26 @@ def close_streams(process: subprocess.Popen[bytes]) -> None:
                 stream.close()
         except OSError:
             pass
+
+
+def escaped_text(text: str, limit: int) -> str:
+    """A child's text cut to ``limit`` characters with lone surrogates escaped, so printing or encoding it can
+    never fail (a child's ``raise ValueError('\\ud800')`` must not end the run that reads it)."""
+    return text[:limit * 2].encode("utf-8", "backslashreplace").decode("utf-8")[:limit]
+
+
+def result_number(raw: object) -> float | None:
+    """A number a child reported in JSON: a number, or one of the strings ``inf``, ``-inf``, ``nan``; None for
+    anything else (a bool, an integer beyond float64, other text)."""
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, float):
+        return raw
+    if isinstance(raw, int):
+        try:
+            return float(raw)
+        except OverflowError:
+            return None
+    if isinstance(raw, str) and raw in ("inf", "-inf", "nan"):
+        return float(raw)
+    return None

@@ -33,7 +33,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import IO, Any
 
-from ..isolation.process import Bound, Deadline, kill_group, read_bounded
+from ..isolation.process import Bound, Deadline, escaped_text, kill_group, read_bounded, result_number
 from ..limits import DEFAULT_LIMITS, current
 from . import bubblewrap
 from .bubblewrap import IsolationUnavailable
@@ -211,26 +211,10 @@ def _ended(returncode: int | None, seconds: float) -> SnippetResult:
                          seconds=seconds)
 
 
-def _answer(raw: Any) -> float | None:
-    """A result's ``answer``: a JSON number, or one of the strings ``inf``, ``-inf``, ``nan``."""
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, float):
-        return raw
-    if isinstance(raw, int):
-        try:
-            return float(raw)
-        except OverflowError:
-            return None
-    if isinstance(raw, str) and raw in ("inf", "-inf", "nan"):
-        return float(raw)
-    return None
-
-
 def safe_message(text: str) -> str:
     """A child's message cut to MAX_MESSAGE_CHARS with lone surrogates escaped, so printing or encoding it
     can never fail (a snippet's ``raise ValueError('\\ud800')`` must not end the run)."""
-    return text[:MAX_MESSAGE_CHARS * 2].encode("utf-8", "backslashreplace").decode("utf-8")[:MAX_MESSAGE_CHARS]
+    return escaped_text(text, MAX_MESSAGE_CHARS)
 
 
 def readonly_tmp(argv: list[str]) -> list[str]:
@@ -264,7 +248,7 @@ def decode_result(raw: bytes, returncode: int | None, seconds: float = 0.0) -> S
     message = payload.get("message", "")
     message = safe_message(message) if isinstance(message, str) else ""
     if kind is SnippetKind.OK:
-        answer = _answer(payload.get("answer"))
+        answer = result_number(payload.get("answer"))
         if answer is None:
             return SnippetResult(SnippetKind.BAD_RESULT, message="the sandbox's result has no numeric answer",
                                  seconds=seconds)

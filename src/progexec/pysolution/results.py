@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ..isolation.process import escaped_text, result_number
+
 MESSAGE_CHARS = 300
 """Longest message kept from a sandbox report."""
 
@@ -83,28 +85,12 @@ def safe_text(value: Any, limit: int = MESSAGE_CHARS) -> str:
     """A string that always encodes as UTF-8 (lone surrogates escaped), at most ``limit`` characters, with
     memory addresses (``<function f at 0x7f...>``) blanked, since they differ from run to run."""
     text = value if isinstance(value, str) else ""
-    text = _ADDRESS.sub("0x?", text[:limit * 2])
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")[:limit]
+    return escaped_text(_ADDRESS.sub("0x?", text[:limit * 2]), limit)
 
 
 def failure(status: str, message: str, wall_clock: bool = False) -> SolutionResult:
     """A result the scorer itself decides (time limit, crash, sandbox error)."""
     return SolutionResult(Status(status), message=safe_text(message), wall_clock=wall_clock)
-
-
-def _number(raw: Any) -> float | None:
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, float):
-        return raw
-    if isinstance(raw, int):
-        try:
-            return float(raw)
-        except OverflowError:
-            return None
-    if isinstance(raw, str) and raw in ("inf", "-inf", "nan"):
-        return float(raw)
-    return None
 
 
 def _exact_int(raw: Any) -> int | None:
@@ -131,7 +117,7 @@ def _child_result(text: str) -> SolutionResult:
     if not status.returned:
         return SolutionResult(status, message=message)
     type_name = safe_text(payload.get("type", ""), 60)
-    number = _number(payload.get("number")) if status is Status.OK else None
+    number = result_number(payload.get("number")) if status is Status.OK else None
     if status is Status.OK and number is None:
         return failure("bad_result", "the sandbox's result has no numeric value")
     exact = _exact_int(payload.get("int")) if type_name == "int" else None
