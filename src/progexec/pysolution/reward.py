@@ -152,16 +152,6 @@ def python_solution_reward(completion: str, gold: int | float | bool | str, rule
     return python_solution_rewards([completion], [gold], rule)[0].reward
 
 
-PYTHON_SOLUTION_DIALECTS = frozenset({"financemath", "docmath"})
-"""Gold records naming one of these dialects are Python-solution golds (``{"dialect", "answer"}`` or
-``{"dialect", "python_solution"}``): the reward core hands them to :func:`score_python_solution_gold`."""
-
-
-def is_python_solution_gold(gold: object) -> bool:
-    """True for a Python-solution gold record (a mapping with a ``dialect`` of :data:`PYTHON_SOLUTION_DIALECTS`)."""
-    return isinstance(gold, dict) and gold.get("dialect") in PYTHON_SOLUTION_DIALECTS
-
-
 def score_python_solution_gold(completion: str, gold: dict[str, Any], policy: Any = None) -> RewardResult:
     """The reward core's result for a Python-solution gold: the completion's ``solution()`` run in the sandbox
     pool. ``official`` (the default for these datasets) is FinanceMath's ``get_acc`` rule; ``numeric``

@@ -7,6 +7,8 @@ checked before work: the completion's length here, program sizes in :mod:`.progr
 
 from __future__ import annotations
 
+import importlib
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -32,16 +34,10 @@ def score_completion(completion: str, gold: GoldRecord | Mapping[str, Any] | str
     """
     chosen = DEFAULT_POLICY
     try:
-        from ..tatqa.reward import is_tatqa_gold, score_tatqa
-
-        if is_tatqa_gold(gold):  # a TAT-QA gold record: the TAT-QA rules (progexec.tatqa.reward)
-            return score_tatqa(completion, gold, policy)  # type: ignore[arg-type]
-        decoded = _json_gold(gold) if isinstance(gold, str) and ('"financemath"' in gold or '"docmath"' in gold) \
-            else gold
-        from ..pysolution.reward import is_python_solution_gold, score_python_solution_gold
-
-        if isinstance(decoded, dict) and is_python_solution_gold(decoded):  # FinanceMath / DocMath-Eval: sandboxed
-            return score_python_solution_gold(completion, decoded, policy)
+        own = _own_rule(gold)
+        if own is not None:  # a dataset that judges answers by its own rule (TAT-QA, FinanceMath, DocMath-Eval)
+            rule, record_of_own = own
+            return rule(completion, record_of_own, policy)
         if policy is not None:
             try:
                 chosen = parse_policy(policy)
@@ -71,14 +67,31 @@ def _score(completion: object, record: GoldRecord, policy: Policy) -> RewardResu
     return _POLICIES[policy](completion, record, resolved)
 
 
-def _json_gold(gold: object) -> object:
-    """A gold record given as JSON text, decoded (or left as it is when it is not a JSON object)."""
-    import json
+OWN_RULES: dict[str, str] = {
+    "tatqa": "progexec.tatqa.reward:score_tatqa",
+    "financemath": "progexec.pysolution.reward:score_python_solution_gold",
+    "docmath": "progexec.pysolution.reward:score_python_solution_gold",
+}
+"""Gold ``dialect`` -> ``module:function`` of the dataset's own rule, ``(completion, gold mapping, policy) ->
+RewardResult``: answers of these datasets are not programs of a program dialect (imported on first use)."""
 
-    if not isinstance(gold, str):
-        return gold
-    try:
-        decoded = json.loads(gold)
-    except ValueError:
-        return gold
-    return decoded if isinstance(decoded, dict) else gold
+
+def _own_rule(gold: object) -> tuple[Callable[..., RewardResult], dict[str, Any]] | None:
+    """The own rule of the gold's dataset and the gold as a mapping, or None for a program-dialect gold. JSON
+    text is decoded only when it names such a dataset, so the common case costs one dictionary look-up."""
+    if isinstance(gold, Mapping):
+        record: object = gold
+    elif isinstance(gold, str) and any(f'"{name}"' in gold for name in OWN_RULES):
+        try:
+            record = json.loads(gold)
+        except ValueError:
+            return None
+    else:
+        return None
+    name = record.get("dialect") if isinstance(record, Mapping) else None
+    where = OWN_RULES.get(name) if isinstance(name, str) else None
+    if where is None:
+        return None
+    module, _, function = where.partition(":")
+    rule: Callable[..., RewardResult] = getattr(importlib.import_module(module), function)
+    return rule, dict(record)  # type: ignore[call-overload]

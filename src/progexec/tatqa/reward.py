@@ -38,13 +38,6 @@ _SCALES = {"%": "percent", "percent": "percent", "percentage": "percent", "thous
            "billions": "billion"}
 
 
-def is_tatqa_gold(gold: object) -> bool:
-    """True for a TAT-QA gold record (a mapping, or its JSON text, with ``"dialect": "tatqa"``)."""
-    if isinstance(gold, Mapping):
-        return gold.get("dialect") == "tatqa"
-    return isinstance(gold, str) and gold.lstrip().startswith("{") and '"tatqa"' in gold
-
-
 def _gold_question(gold: Mapping[str, Any] | str) -> dict[str, Any]:
     record = json.loads(gold) if isinstance(gold, str) else dict(gold)
     if not isinstance(record, dict) or "answer" not in record:
@@ -167,4 +160,4 @@ def _numeric(answer: str, scale: str, question: dict[str, Any], shown: str, gold
     return make_result(RewardStatus.WRONG, Policy.NUMERIC, extracted=shown, value=value, gold=gold_text)
 
 
-__all__ = ["REL_TOL", "is_tatqa_gold", "final_answer", "score_tatqa", "gold_policy"]
+__all__ = ["REL_TOL", "final_answer", "score_tatqa", "gold_policy"]
