@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+"""Playwright's auto-waiting assertions: a check waits for the page's own update instead of racing it."""
 CHROMIUM = os.environ.get("PROGEXEC_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
     pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
@@ -229,10 +231,11 @@ def test_a_plot_point_leads_to_its_row(report_page: Page, width: int) -> None:
     point.click()
     page.page.wait_for_function("location.hash === '#p-IP-2012-page_84-pdf-2'")
     row = page.page.locator("#p-IP-2012-page_84-pdf-2")
-    assert row.is_visible() and row.locator("details").get_attribute("open") is not None
-    box = row.bounding_box()
-    assert box is not None and -1 <= box["y"] < HEIGHT
-    assert "raw value" in row.locator("details").inner_text()
+    # the page reveals the row in its own hashchange handler, after the hash changes: wait for what a person sees
+    expect(row).to_be_visible()
+    expect(row.locator("details")).to_have_attribute("open", "")
+    expect(row).to_be_in_viewport()
+    expect(row.locator("details")).to_contain_text("raw value")
     page.page.screenshot(path=str(ARTEFACTS / f"report-plot-click-{width}.png"))
 
 
@@ -253,6 +256,6 @@ def test_score_report_sorts_filters_and_links(score_page: Page) -> None:
     link.click()
     page.page.wait_for_function(f"location.hash === '{target}'")
     row = page.page.locator(target)
-    box = row.bounding_box()
-    assert row.is_visible() and box is not None and -1 <= box["y"] < HEIGHT
+    expect(row).to_be_visible()
+    expect(row).to_be_in_viewport()
     page.page.screenshot(path=str(ARTEFACTS / "score-disagreement-click-800.png"))
