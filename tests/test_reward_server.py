@@ -26,7 +26,10 @@ from progexec.reward.server import RewardApp  # noqa: E402
 
 from .serve_harness import ROOT, Served, asgi_call, children, environment, post, request, start  # noqa: E402
 
-HAND = [json.loads(line) for line in (Path(__file__).parent / "data" / "rewards" / "handwritten.jsonl").open()]
+ALL_HAND = [json.loads(line) for line in (Path(__file__).parent / "data" / "rewards" / "handwritten.jsonl").open()]
+UNJUDGEABLE = {"bad_gold", "bad_input", "bad_policy"}
+HAND = [line for line in ALL_HAND if not UNJUDGEABLE & {line["expected"][policy]["status"] for policy in line["expected"]}]
+"""The gold set's items /get_reward judges; the others it refuses (below)."""
 
 
 def _completion(line: dict[str, Any]) -> str:
@@ -70,13 +73,25 @@ def test_openrlhf_payload_under_official(served: Served) -> None:
     assert body["rewards"] == [line["expected"]["official"]["score"] for line in HAND]
 
 
+def test_openrlhf_payload_with_an_unjudgeable_sample_is_a_400_naming_it(served: Served) -> None:
+    unjudgeable = [index for index, line in enumerate(ALL_HAND)
+                   if line["expected"]["numeric"]["status"] in UNJUDGEABLE]
+    assert unjudgeable
+    payload = {"query": [_completion(line) for line in ALL_HAND], "prompts": [""] * len(ALL_HAND),
+               "labels": [line["gold"] if isinstance(line["gold"], str) else json.dumps(line["gold"])
+                          for line in ALL_HAND], "policy": "numeric"}
+    status, body = post(served.port, "/get_reward", payload)
+    assert status == 400 and re.match(rf"(labels|query)\[{unjudgeable[0]}\]: ", body["error"]), body
+
+
 def test_the_batch_endpoint_gives_the_expected_statuses(served: Served) -> None:
-    items = [{"id": line["id"], "completion": _completion(line), "gold": line["gold"]} for line in HAND]
+    items = [{"id": line["id"], "completion": _completion(line), "gold": line["gold"]} for line in ALL_HAND]
     for policy in ("official", "numeric", "helm"):
         status, body = post(served.port, "/batch", {"items": items, "policy": policy})
         assert status == 200
         got = [(result["id"], result["score"], result["status"]) for result in body["results"]]
-        want = [(line["id"], line["expected"][policy]["score"], line["expected"][policy]["status"]) for line in HAND]
+        want = [(line["id"], line["expected"][policy]["score"], line["expected"][policy]["status"])
+                for line in ALL_HAND]
         assert got == want
 
 

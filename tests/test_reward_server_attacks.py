@@ -240,11 +240,14 @@ def test_lone_surrogates_and_huge_integers_are_item_errors_in_a_200(served: Serv
     assert "range of a double" in reasons[5] and "NaN is not a JSON number" in reasons[6]
 
 
-def test_openrlhf_samples_with_unusable_values_get_reward_0(served: Served) -> None:
-    body = ('{"query": ["Answer: 3.5", "Answer: \\ud800", "Answer: 3.5"], "prompts": ["", "", ""], '
-            '"labels": ["{\\"answer\\": 3.5}", "{\\"answer\\": 3.5}", ' + "5" * 5000 + "]}").encode()
-    status, answer = request(served.port, "POST", "/get_reward", body)
-    assert status == 200 and answer["rewards"] == [1.0, 0.0, 0.0]
+def test_openrlhf_samples_with_unusable_values_are_a_400_naming_them(served: Served) -> None:
+    """/get_reward has no "does not apply": a sample holding an unusable value is refused, never a silent 0."""
+    label = '"{\\"answer\\": 3.5}"'
+    for queries, labels, named in [('"Answer: 3.5", "Answer: \\ud800"', f"{label}, {label}", "query[1]: a lone surrogate"),
+                                   ('"Answer: 3.5", "Answer: 3.5"', f"{label}, " + "5" * 5000, "labels[1]: an integer of 5000")]:
+        body = f'{{"query": [{queries}], "prompts": ["", ""], "labels": [{labels}]}}'.encode()
+        status, answer = request(served.port, "POST", "/get_reward", body)
+        assert status == 400 and answer["error"].startswith(named), answer
 
 
 @pytest.mark.parametrize("body", [b"7" * 5000, b'{"items": [], "policy": ' + b"8" * 5000 + b"}"])

@@ -8,6 +8,7 @@ from typing import Any
 from ..errors import InputError
 from ..reward import Policy, RewardResult, RewardStatus
 from ..reward.gold import GoldRecordError, parse_policy
+from ..reward.remote import PayloadError, check_columns
 
 GOLD_KEYS = ("answer", "program", "table", "dialect", "options", "policy", "problem", "unit", "scale", "answer_type",
              "python_solution")
@@ -64,13 +65,24 @@ def usable(result: RewardResult, where: str) -> RewardResult:
     return result
 
 
-def column(columns: Mapping[str, Any], key: str, count: int) -> Sequence[Any]:
-    """Dataset column ``key`` with one entry per completion (all None when absent)."""
+def column(columns: Mapping[str, Any], key: str, count: int, where: str) -> Sequence[Any]:
+    """Dataset column ``key`` with one entry per completion (all None when absent); AdapterInputError
+    naming ``where`` and the column otherwise."""
     values = columns.get(key)
     if values is None:
         return [None] * count
     if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__getitem__") \
             or not hasattr(values, "__len__") or len(values) != count:
         size = len(values) if hasattr(values, "__len__") else type(values).__name__
-        raise AdapterInputError(f"column {key!r} must hold one entry per completion ({count}), got {size}")
+        raise AdapterInputError(f"{where}: {key}: column {key!r} must hold one entry per completion ({count}), got {size}")
     return values  # type: ignore[no-any-return]
+
+
+def batch_columns(where: str, named: Sequence[tuple[str, Any]], unit: tuple[str, str]) -> list[list[Any]]:
+    """A batch call's columns as lists (see :func:`progexec.reward.remote.check_columns`, the check
+    ``progexec serve`` makes too), or AdapterInputError naming the field: missing, not a list, empty,
+    or not one entry per item of the first."""
+    try:
+        return check_columns(list(named), unit)
+    except PayloadError as error:
+        raise AdapterInputError(f"{where}: {error}") from None

@@ -9,7 +9,9 @@ row whose answer and program are both empty (TRL's contract for a reward that do
 as in a dataset mixing tasks). Everything else that cannot be judged raises AdapterInputError
 naming it: an unknown policy (at construction), a batch without an ``answer`` or ``program``
 column (on the first call; the error lists the columns the batch has), a row whose gold is
-unusable or whose ``policy`` is unknown, a completion that is not text. ``answer_column`` names
+unusable or whose ``policy`` is unknown, a completion that is not text, ``completions`` missing,
+empty or not a list, ``prompts`` not one per completion; the message names the column and the row
+(``answer[2]: ...``), as ``progexec serve`` and the other adapters do. ``answer_column`` names
 the dataset's answer column when it is not ``answer``. The instance holds only its settings, so
 it pickles (async GRPO).
 """
@@ -19,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..reward import Policy, RewardResult, score_completion
-from ._gold import GOLD_KEYS, AdapterInputError, checked_policy, column, gold_mapping, usable
+from ..reward import Policy, RewardResult, RewardStatus, score_completion
+from ._gold import GOLD_KEYS, AdapterInputError, batch_columns, checked_policy, column, gold_mapping, usable
 
 TRL_COLUMNS = frozenset({"prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric"})
 """Keywords TRL passes that are not dataset columns (left out of the error that lists the columns)."""
@@ -70,7 +72,8 @@ class ProgexecReward:
             raise AdapterInputError(f"{self.__name__}: the batch has no gold column {self.answer_column!r} (nor "
                                     f"'program'); its columns are {seen}. Name the answer column with "
                                     "ProgexecReward(answer_column=...) or rename it")
-        gold_columns = {key: column(columns, self.answer_column if key == "answer" else key, count)
+        gold_columns = {key: column(columns, self.answer_column if key == "answer" else key, count,
+                                    self.__name__)
                         for key in GOLD_KEYS}
         out: list[RewardResult | None] = []
         for index, completion in enumerate(completions):
@@ -81,14 +84,20 @@ class ProgexecReward:
                 continue
             text = completion_text(completion)
             if text is None:
-                raise AdapterInputError(f"{self.__name__}: completion {index} is neither text nor a conversation "
+                raise AdapterInputError(f"{self.__name__}: completions[{index}]: neither text nor a conversation "
                                         f"with an assistant message ({type(completion).__name__})")
-            out.append(usable(score_completion(text, gold, policy=self.policy), f"{self.__name__}: row {index}"))
+            if "policy" in gold:
+                checked_policy(gold["policy"], f"{self.__name__}: policy[{index}]")
+            result = score_completion(text, gold, policy=self.policy)
+            field = "completions" if result.status is RewardStatus.BAD_INPUT \
+                else self.answer_column if "answer" in gold else "program"
+            out.append(usable(result, f"{self.__name__}: {field}[{index}]"))
         return out
 
     def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
                  completion_ids: Sequence[Any] | None = None, **columns: Any) -> list[float | None]:
-        results = self.results(completions or [], columns)
+        named = [("completions", completions)] + ([("prompts", prompts)] if prompts is not None else [])
+        results = self.results(batch_columns(self.__name__, named, ("completion", "completions"))[0], columns)
         log_extra: Callable[[str, list[Any]], None] | None = columns.get("log_extra")
         if callable(log_extra):
             log_extra(f"{self.__name__}_status", ["no_gold" if result is None else result.status.label

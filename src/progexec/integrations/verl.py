@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 # Absolute imports: verl's custom_reward_function.path loads this file by path as a top-level module.
-from progexec.integrations._gold import AdapterInputError, checked_policy, gold_mapping, usable
-from progexec.reward import RewardResult, score_completion
+from progexec.integrations._gold import AdapterInputError, batch_columns, checked_policy, gold_mapping, usable
+from progexec.reward import RewardResult, RewardStatus, score_completion
 
 DATA_SOURCE_DIALECTS = {"progexec/finqa": "finqa", "progexec/convfinqa": "convfinqa", "progexec/mathqa": "mathqa"}
 """The ``data_source`` of the rows :mod:`progexec.integrations.verl_rows` writes, and their dialect
@@ -45,22 +45,28 @@ def _text(value: float | bool) -> str:
 
 
 def _score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any,
-           policy: Any, where: str = "compute_score") -> RewardResult:
+           policy: Any, where: str = "compute_score", index: int | None = None) -> RewardResult:
+    """One item judged, or AdapterInputError naming the field (``ground_truths[3]`` in a batch)."""
+    def field(name: str) -> str:
+        return f"{where}: {name}" if index is None else f"{where}: {name}s[{index}]"
+
     chosen = checked_policy(policy, f"{where}: the policy reward kwarg")
     extra = extra_info if isinstance(extra_info, Mapping) else None
     gold = gold_mapping(ground_truth, extra)
     if "answer" not in gold and "program" not in gold:
-        raise AdapterInputError(f"{where}: no gold: ground_truth is {ground_truth!r:.60} and extra_info has no "
-                                "'program' (rows from `progexec rows --for verl` carry both)")
+        raise AdapterInputError(f"{field('ground_truth')}: no gold: ground_truth is {ground_truth!r:.60} and "
+                                "extra_info has no 'program' (rows from `progexec rows --for verl` carry both)")
     dialect = DATA_SOURCE_DIALECTS.get(data_source) if isinstance(data_source, str) else None
     if dialect is not None and "dialect" not in gold:
         gold["dialect"] = dialect
-    return usable(score_completion(solution_str, gold, policy=chosen), where)
+    result = score_completion(solution_str, gold, policy=chosen)
+    return usable(result, field("solution_str" if result.status is RewardStatus.BAD_INPUT else "ground_truth"))
 
 
 def compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
                   **kwargs: Any) -> dict[str, Any]:
-    """One completion, as the naive manager calls it (by keyword, from any thread); never raises."""
+    """One completion, as the naive manager calls it (by keyword, from any thread); AdapterInputError
+    when it cannot be judged (see the module docstring)."""
     return verl_record(_score(data_source, solution_str, ground_truth, extra_info, kwargs.get("policy")))
 
 
@@ -68,18 +74,20 @@ def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[Any
                         extra_infos: Sequence[Any] | None = None, **kwargs: Any) -> list[dict[str, Any]]:
     """A batch, as the batch manager calls it: one dict per completion, in order.
 
-    Lists of different lengths are a caller's bug verl would otherwise hide (it indexes by position),
-    so they raise AdapterInputError rather than score a shorter batch.
+    Lists that are missing, empty or of different lengths are a caller's bug verl would otherwise hide
+    (it indexes by position), so they raise AdapterInputError naming the field rather than score a
+    shorter batch (the check ``progexec serve`` makes of its lists).
     """
-    count = len(solution_strs)
-    extras: Sequence[Any] = [None] * count if extra_infos is None else extra_infos
-    if not len(data_sources) == len(ground_truths) == len(extras) == count:
-        raise AdapterInputError(f"compute_score_batch: {len(data_sources)} data_sources, {count} solution_strs, "
-                         f"{len(ground_truths)} ground_truths, {len(extras)} extra_infos")
+    named = [("solution_strs", solution_strs), ("data_sources", data_sources), ("ground_truths", ground_truths)]
+    if extra_infos is not None:
+        named.append(("extra_infos", extra_infos))
+    columns = batch_columns("compute_score_batch", named, ("solution", "solutions"))
+    solutions, sources, truths = columns[:3]
+    extras = columns[3] if extra_infos is not None else [None] * len(solutions)
     policy = kwargs.get("policy")
-    return [verl_record(_score(source, solution, truth, extra, policy, f"compute_score_batch item {index}"))
+    return [verl_record(_score(source, solution, truth, extra, policy, "compute_score_batch", index))
             for index, (source, solution, truth, extra)
-            in enumerate(zip(data_sources, solution_strs, ground_truths, extras))]
+            in enumerate(zip(sources, solutions, truths, extras))]
 
 
 def compute_score_float(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,

@@ -12,13 +12,13 @@ Read from OpenRLHF/OpenRLHF (openrlhf/utils/agent.py, openrlhf/cli/serve_rm.py, 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..limits import current
 from ..errors import InputError
 from .core import score_completion
-from .model import Policy, RewardResult
+from .model import Policy, RewardResult, RewardStatus
 
 _SPECIAL_TOKEN = re.compile(r"(?:<\|[A-Za-z0-9_.:-]{1,40}\|>|</s>|<eos>|<end_of_turn>|<pad>)\Z")
 _TAIL = 48
@@ -57,12 +57,11 @@ def score_query(query: object, prompt: object, label: object, policy: Policy | s
     return score_completion(completion, label_gold(label), policy=policy)  # type: ignore[arg-type]
 
 
-def openrlhf_rewards(queries: Sequence[object], prompts: Sequence[object] | None, labels: Sequence[object] | None,
-                     policy: Policy | str | None = None) -> dict[str, Any]:
-    """The OpenRLHF response for one request (plain lists; OpenRLHF's own reward files return tensors)."""
-    results = [score_query(query, _at(prompts, index), _at(labels, index), policy)
-               for index, query in enumerate(queries)]
-    return rewards_record(results)
+def openrlhf_rewards(queries: object, prompts: object, labels: object, policy: Policy | str | None = None,
+                     problem: Callable[[object], str | None] | None = None) -> dict[str, Any]:
+    """The OpenRLHF response for one request (plain lists; OpenRLHF's own reward files return tensors);
+    :class:`PayloadError` when a sample cannot be judged (see :func:`judge_samples`)."""
+    return rewards_record(judge_samples(queries, prompts, labels, policy, problem))
 
 
 def rewards_record(results: Sequence[RewardResult]) -> dict[str, Any]:
@@ -79,21 +78,98 @@ def rewards_record(results: Sequence[RewardResult]) -> dict[str, Any]:
     }
 
 
-def check_payload(body: object) -> tuple[list[object], list[object] | None, list[object] | None]:
-    """Validate a ``/get_reward`` body: ``query`` a list, ``prompts``/``labels`` lists of the same length or absent."""
+FIELDS = ("query", "prompts", "labels")
+"""The three lists of an OpenRLHF sample batch, named as in the ``/get_reward`` body."""
+
+UNJUDGEABLE = frozenset({RewardStatus.BAD_GOLD, RewardStatus.BAD_POLICY, RewardStatus.BAD_INPUT})
+"""Statuses that mean a sample could not be judged at all: refused, never a silent 0."""
+
+
+def check_payload(body: object) -> tuple[list[object], list[object], list[object]]:
+    """The ``query``, ``prompts`` and ``labels`` of a ``/get_reward`` body, shape-checked by :func:`check_lists`."""
     if not isinstance(body, Mapping):
         raise PayloadError("the body must be a JSON object with query, prompts and labels")
-    queries = body.get("query")
-    if not isinstance(queries, list):
-        raise PayloadError("query must be a list of strings")
-    lists: list[list[object] | None] = []
-    for key in ("prompts", "labels"):
-        value = body.get(key)
-        if value is not None and (not isinstance(value, list) or len(value) != len(queries)):
-            raise PayloadError(f"{key} must be a list as long as query ({len(queries)})")
-        lists.append(value)
-    return queries, lists[0], lists[1]
+    return check_lists(body.get("query"), body.get("prompts"), body.get("labels"))
 
 
-def _at(values: Sequence[object] | None, index: int) -> object:
-    return None if values is None else values[index]
+def check_lists(queries: object, prompts: object, labels: object) -> tuple[list[object], list[object], list[object]]:
+    """The three lists of an OpenRLHF batch, or :class:`PayloadError` naming the field (see
+    :func:`check_columns`). The entries are checked by :func:`check_sample`."""
+    query_list, prompt_list, label_list = check_columns(list(zip(FIELDS, (queries, prompts, labels))), ("query", "queries"))
+    return query_list, prompt_list, label_list
+
+
+def check_columns(named: list[tuple[str, object]], unit: tuple[str, str]) -> list[list[object]]:
+    """The named batch columns as lists, or :class:`PayloadError` naming the field: each present, a list
+    (or a sequence such as a numpy array; not text or an object), not empty, and as long as the first
+    (``unit``, singular and plural, names what the first one counts in the error). The one shape check of every reward entry point."""
+    lists: list[list[object]] = []
+    for name, value in named:
+        if value is None:
+            raise PayloadError(f"{name}: missing (one entry per sample is required)")
+        if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__") \
+                or not hasattr(value, "__getitem__"):
+            raise PayloadError(f"{name}: must be a list, got {_kind(value)}")
+        values = list(value.tolist() if hasattr(value, "tolist") else value)
+        if not values:
+            raise PayloadError(f"{name}: empty (no samples to judge)")
+        if lists and len(values) != len(lists[0]):
+            raise PayloadError(f"{name}: {_count(len(values), 'entry', 'entries')} for "
+                               f"{_count(len(lists[0]), *unit)} "
+                               "(one per sample)")
+        lists.append(values)
+    return lists
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
+def check_sample(index: int, query: object, prompt: object, label: object) -> None:
+    """Raise :class:`PayloadError` naming ``field[index]`` when a sample's entries are of the wrong kind:
+    the query and the prompt text (an empty response is judged: no answer), the label non-empty text or a JSON object."""
+    if not isinstance(query, str):
+        raise PayloadError(f"query[{index}]: must be text (the prompt and the response), got {_kind(query)}")
+    if not isinstance(prompt, str):
+        raise PayloadError(f"prompts[{index}]: must be text, got {_kind(prompt)}")
+    if not (isinstance(label, Mapping) or isinstance(label, str) and label.strip()):
+        raise PayloadError(f"labels[{index}]: must be a gold record (a JSON object or its text) or the gold "
+                           f"answer as text, got {_kind(label)}")
+
+
+def judge_samples(queries: object, prompts: object, labels: object, policy: Policy | str | None = None,
+                  problem: Callable[[object], str | None] | None = None) -> list[RewardResult]:
+    """Every sample of an OpenRLHF batch judged, in order, or :class:`PayloadError` naming the first
+    one that cannot be judged (``labels[2]: the gold record is unusable: ...``). The one check of
+    ``progexec serve``'s ``/get_reward`` and the OpenRLHF reward file, so both refuse alike; ``problem``
+    (the server's) names what makes a decoded value unusable (a lone surrogate, a huge number)."""
+    query_list, prompt_list, label_list = check_lists(queries, prompts, labels)
+    results = []
+    for index, (query, prompt, label) in enumerate(zip(query_list, prompt_list, label_list)):
+        check_sample(index, query, prompt, label)
+        for name, part in zip(FIELDS, (query, prompt, label)):
+            if problem is not None and (reason := problem(part)) is not None:
+                raise PayloadError(f"{name}[{index}]: {reason}")
+        result = score_query(query, prompt, label, policy)
+        if result.status in UNJUDGEABLE:
+            field = "query" if result.status is RewardStatus.BAD_INPUT else "labels"
+            raise PayloadError(f"{field}[{index}]: {result.reason}")
+        results.append(result)
+    return results
+
+
+def _kind(value: object) -> str:
+    """How an unusable entry is named in an error: its JSON kind, and the text when it is short."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return f"the text {value[:40]!r}"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return type(value).__name__

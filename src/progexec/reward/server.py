@@ -12,7 +12,9 @@ A request is refused before its body is read when its framing is not one plain `
 (``serve_active_requests`` at once, ``serve_queued_requests`` waiting, 503 beyond), so a client
 that trickles its body holds no slot. The body is decoded within counted bounds
 (:mod:`.request_json`); an unusable body is 400 with ``{"error": ...}``, an unusable item a
-``bad_input`` record (``/batch``) or a 0 reward (``/get_reward``) inside the 200 answer. The work
+``bad_input`` record inside the 200 answer (``/batch``) or, on ``/get_reward`` (whose contract has
+no "does not apply"), a 400 naming the field and position (``labels[2]: ...``), as the OpenRLHF
+reward file raises on the same samples (:func:`.remote.judge_samples`). The work
 of a body over :data:`current().serve_inline_body_bytes` runs in a thread (the event loop keeps reading and writing
 other connections), and the slot is given back before the answer is written.
 """
@@ -156,15 +158,12 @@ class RewardApp:
     def _get_reward(self, body: Any) -> dict[str, Any]:
         try:
             queries, prompts, labels = check_payload(body)
-        except PayloadError as error:
+            if len(queries) > (bound := self.limits.max_request_items):
+                raise Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{len(queries)} queries, over the limit of {bound}")
+            policy = self._policy(body)
+            return openrlhf_rewards(queries, prompts, labels, policy, problem)
+        except PayloadError as error:  # a sample that cannot be judged: refused, never a silent 0
             raise Refusal(HTTPStatus.BAD_REQUEST, str(error)) from None
-        if len(queries) > (bound := self.limits.max_request_items):
-            raise Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{len(queries)} queries, over the limit of {bound}")
-        policy = self._policy(body)
-        # a sample holding an unusable value is judged as no completion at all (bad_input, reward 0)
-        usable = [None if any(problem(part) for part in (query, _at(prompts, index), _at(labels, index)))
-                  else query for index, query in enumerate(queries)]
-        return openrlhf_rewards(usable, prompts, labels, policy)
 
     def _batch(self, body: Any) -> bytes:
         if not isinstance(body, Mapping) or not isinstance(body.get("items"), list):
@@ -268,7 +267,3 @@ def _encode(payload: Mapping[str, Any]) -> bytes:
 def _error(message: str) -> bytes:
     text = message if len(message) <= MAX_ERROR_CHARS else message[:MAX_ERROR_CHARS] + "..."
     return json.dumps({"error": text}, ensure_ascii=True).encode("ascii")
-
-
-def _at(values: list[object] | None, index: int) -> object:
-    return None if values is None else values[index]
