@@ -61,7 +61,7 @@ class ScorePage:
     def __init__(self, data: ScoreViews) -> None:
         self.data = data
         self.report = data.report
-        self.official = self.report.scorers["official"]
+        self.official = self.report.scorers[self.report.headline]
         self.coverage_line = ", ".join(f"{row.key} {len(row.entries)}" for row in data.coverage)
         self.aborts = len(self.report.would_abort_ids)
         self.scorers = list(self.report.scorers)

@@ -15,8 +15,9 @@ DENOMINATOR = "predictions whose id is in the gold, repeated ids counted (the of
 
 
 def report_record(report: ScoreReport, compare: bool, meta: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The ``--json`` object (format_version: records.FORMAT_VERSION): headline official figures, then per-scorer figures."""
-    official = report.scorers["official"]
+    """The ``--json`` object (format_version: records.FORMAT_VERSION): the headline scorer's figures (``official``
+    when it ran, else the first scorer run; named by ``headline``), then per-scorer figures."""
+    official = report.scorers[report.headline]
     record: dict[str, Any] = {
         "format_version": FORMAT_VERSION,
         **({"meta": meta} if meta is not None else {}),
@@ -25,6 +26,7 @@ def report_record(report: ScoreReport, compare: bool, meta: dict[str, Any] | Non
         "dialect": report.dialect,
         "n": report.n,
         "denominator": DENOMINATOR,
+        "headline": report.headline,
         "execution_accuracy": official.execution_accuracy,
         "program_accuracy": official.program_accuracy,
         "scorers": {name: {"n": figures.n, "execution_correct": figures.execution_correct,

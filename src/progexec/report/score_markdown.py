@@ -36,12 +36,12 @@ def _ids(ids: list[str]) -> str:
 def render(data: ScoreViews) -> str:
     """The whole score.md text."""
     report = data.report
-    official = report.scorers["official"]
+    official = report.scorers[report.headline]
     coverage = ", ".join(f"{row.key} {len(row.entries)}" for row in data.coverage)
     aborts = len(report.would_abort_ids)
     lines = ["# progexec scoring report", "",
              f"Gold {report.gold_source} ({report.n_gold} items, {report.dialect}); predictions "
-             f"{report.pred_source} ({report.n_predictions} records); n = {report.n}. Official execution accuracy "
+             f"{report.pred_source} ({report.n_predictions} records); n = {report.n}. {report.headline.capitalize()} execution accuracy "
              f"**{_ratio(official.execution_correct, official.n)}**, program accuracy "
              f"**{_ratio(official.program_correct, official.n)}**. The official script would abort on "
              f"{aborts} item{'' if aborts == 1 else 's'}. Coverage: {coverage}.", "",

@@ -26,9 +26,9 @@ def write_table(report: ScoreReport, compare: bool, out: TextIO) -> None:
         prog = "-" if figures.program_correct is None else (
             f"{figures.program_correct}/{figures.n} {figures.program_accuracy:.4f}")
         out.write(f"{name:<18} {exe:>20} {prog:>20}\n")
-    official = report.scorers["official"]
-    out.write(f"\nofficial: execution accuracy {official.execution_accuracy!r}, "
-              f"program accuracy {official.program_accuracy!r}\n")
+    headline = report.scorers[report.headline]
+    out.write(f"\n{report.headline}: execution accuracy {headline.execution_accuracy!r}, "
+              f"program accuracy {headline.program_accuracy!r}\n")
     problems = [("predictions not in the gold (left out of n)", report.unknown_ids),
                 ("repeated prediction ids (each counted)", report.duplicate_ids),
                 ("gold items without a prediction", report.missing_ids),

@@ -127,6 +127,11 @@ class ScoreReport:
     stopped_by_clock_ids: list[str] = field(default_factory=list)
 
     @property
+    def headline(self) -> str:
+        """The scorer whose figures head the report: ``official`` when it ran, else the first scorer run."""
+        return "official" if "official" in self.scorers else next(iter(self.scorers))
+
+    @property
     def n(self) -> int:
         """The denominator: predictions whose id is in the gold (duplicates counted, as the official loop does)."""
         return len(self.items)

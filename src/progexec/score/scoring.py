@@ -41,7 +41,9 @@ HAS_PROGRAM_ACCURACY = frozenset({"official", "helm-fin-qa", "unitxt", "unitxt-2
 
 
 def resolve_scorers(names: Sequence[str] | None) -> list[str]:
-    """Expand ``all`` and check names; the official scorer always runs (it decides ``would_abort``)."""
+    """Expand ``all`` and check names: exactly the scorers named, in :data:`SCORERS` order (``official``
+    alone when none is named). ``would_abort`` and the gold symbolisation are the official scorer's, so
+    they are reported only when it runs."""
     wanted: list[str] = []
     for name in names or ["official"]:
         for part in name.split(","):
@@ -54,8 +56,9 @@ def resolve_scorers(names: Sequence[str] | None) -> list[str]:
                 wanted.append(part)
             else:
                 raise KeyError(part)
-    ordered = ["official"] + [name for name in SCORERS if name in wanted and name != "official"]
-    return ordered
+    if not wanted:
+        raise KeyError(",".join(names or []))
+    return [name for name in SCORERS if name in wanted]
 
 
 def check_inputs(gold: Sequence[GoldItem], predictions: Sequence[Prediction], names: Sequence[str],
@@ -158,7 +161,7 @@ def score_pair(pair: tuple[GoldItem, Prediction], names: tuple[str, ...], limits
                             official_value=ctx.verdict.value if ctx.verdict.valid else None,
                             gold_value=ctx.gold_value)
         gold_error = False
-        if ctx.pred.tokens is not None and ctx.gold.tokens is not None:
+        if "official" in names and ctx.pred.tokens is not None and ctx.gold.tokens is not None:
             result.decided_by = ctx.match.decided_by.value
             result.would_abort = official.would_abort(ctx)
             gold_error = ctx.match.gold_error
