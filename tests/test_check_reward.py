@@ -91,6 +91,7 @@ def test_fail_on_decides_the_exit_and_outputs_carry_the_findings(tmp_path: Path,
     assert code == 1
     report = json.loads(out)
     assert err.startswith("FAIL ")
+    assert f"progexec check-reward: wrote {junit}\n" in err and f"progexec check-reward: wrote {html}\n" in err
     assert report["failing_classes"] == ["false_positive"]
     assert report["by_form"]["sign_flip"]["classes"]["false_positive"]["rate"] == 1.0
     assert report["by_form"]["decimal"]["classes"] == {}

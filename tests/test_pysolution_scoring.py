@@ -99,6 +99,9 @@ def test_financemath_cli_leaderboard(tmp_path: Path, capsys: pytest.CaptureFixtu
 
     names = ("leaderboard.json", "items.jsonl", "leaderboard.txt", "index.html", "model-good-model.html")
     assert main(args + ["--out", str(tmp_path / "a")]) == 0
+    err = capsys.readouterr().err
+    for name in names:  # every file named, not only the folder
+        assert f"progexec score-python: wrote {tmp_path / 'a' / name}\n" in err, err
     first = {name: (tmp_path / "a" / name).read_bytes() for name in names}
     assert main(args + ["--out", str(tmp_path / "a")]) == 0
     capsys.readouterr()

@@ -144,7 +144,8 @@ def test_the_command_writes_the_same_bytes_twice_and_reads_stdin(tmp_path: Path)
                            env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}, check=False)
     assert piped.returncode == 0, piped.stderr
     assert (tmp_path / "c.jsonl").read_bytes() == first.read_bytes()
-    assert b"wrote 9 verl rows to" in piped.stderr or b"verl rows to" in piped.stderr
+    assert b"progexec rows: 9 verl rows\n" in piped.stderr
+    assert f"progexec rows: wrote {tmp_path / 'c.jsonl'}\n".encode() in piped.stderr
 
 
 def test_an_embedded_corpus_gives_rows_too(tmp_path: Path) -> None:

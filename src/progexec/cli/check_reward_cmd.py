@@ -19,7 +19,7 @@ from ..checker.reward.classes import DEFAULT_FAIL_ON, parse_classes
 from ..checker.reward.output import as_junit, as_text, dumps_json, verdict_line
 from ..checker.reward.suite import DEFAULT_CASES, SuiteError, build_suite
 from ..meta import run_meta
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, verdict
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, verdict, write_text
 
 NAME = "check-reward"
 HELP = "check an RL reward function against a suite of right and wrong answers, across threads and processes"
@@ -152,11 +152,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(path: str, text: str) -> None:
-    try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {error}") from None
+    write_text(path, text)
 
 
 def _emit(report: RewardReport, args: argparse.Namespace) -> int:

@@ -38,6 +38,19 @@ def note_written(path: str | Path) -> None:
     _WRITTEN.append(str(path))
 
 
+def write_text(path: str | Path, text: str) -> Path:
+    """Write ``text`` to ``path`` (UTF-8, ``\\n`` line ends, parent folders created) and record it with
+    :func:`note_written`; UsageError naming the path when it cannot be written."""
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8", newline="\n")
+    except OSError as error:
+        raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+    note_written(target)
+    return target
+
+
 def take_written() -> list[str]:
     """The files recorded since the last call (and forget them)."""
     paths = list(_WRITTEN)

@@ -8,14 +8,17 @@ output is (a table or ``--json`` with ``meta``, ``--items`` JSON Lines, a verdic
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 from typing import Any
 
-from ..dialects import Dialect, get_dialect
+from ..dialects import DatasetScore, Dialect, get_dialect
 from ..limits import using
 from ..readers import InputError, detect_format, read_records
 from ..records import FORMAT_VERSION, dumps
-from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, command_meta, limits_from, open_output, verdict
+from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, command_meta, limits_from, open_output, verdict,
+                     write_text)
 from .dialect_args import chosen_dialect
 
 
@@ -74,15 +77,16 @@ def run_dataset_score(args: argparse.Namespace, dialect: Dialect) -> int:
     meta = command_meta(args, [args.gold, args.pred])
     record = {"format_version": FORMAT_VERSION, "meta": meta, "gold": args.gold, "pred": args.pred,
               **result.record()}
+    questions = [question.record() for question in result.questions]
     if args.items:
-        out = open_output(args.items)
+        handle = open_output(args.items)  # a file is named on stderr with the others
         try:
-            for question in result.questions:
-                out.write(dumps(question.record()) + "\n")
+            handle.writelines(dumps(question) + "\n" for question in questions)
         finally:
-            if out is not sys.stdout:
-                out.close()
-        print(f"score: wrote one line per question to {args.items}", file=sys.stderr)
+            if handle is not sys.stdout:
+                handle.close()
+    if getattr(args, "out", None):
+        write_out(Path(args.out), record, questions, dialect.title, result)
     if args.json:
         print(dumps(record))
     else:
@@ -93,4 +97,17 @@ def run_dataset_score(args: argparse.Namespace, dialect: Dialect) -> int:
     return EXIT_OK if result.ok else EXIT_DIVERGENCE
 
 
-__all__ = ["dataset_dialect", "run_dataset_score"]
+def write_out(out: Path, record: dict[str, Any], questions: list[dict[str, Any]], title: str,
+              result: DatasetScore) -> None:
+    """``score --out DIR``: score.json (the ``--json`` object), items.jsonl (the ``--items`` lines), score.md and
+    score.html, as for every dataset ``score`` supports; each file named on stderr."""
+    from ..report.dataset_score_pages import render_html, render_markdown
+
+    pages = (title, record["gold"], record["pred"], result.headline(), result.table(), questions)
+    write_text(out / "score.json", json.dumps(record, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
+    write_text(out / "items.jsonl", "".join(dumps(question) + "\n" for question in questions))
+    write_text(out / "score.md", render_markdown(*pages))
+    write_text(out / "score.html", render_html(*pages))
+
+
+__all__ = ["dataset_dialect", "run_dataset_score", "write_out"]

@@ -21,7 +21,8 @@ from ..pysolution.scoring import SolutionInputError, load_records
 from ..readers import Record
 from ..inputkinds import MATHQA_PYTHON_PREDICTIONS, PYTHON_SOLUTION_GOLD
 from ..records import dumps
-from .common import EXIT_OK, UsageError, add_batch_options, command_meta, json_document, note_written, progress_for
+from .common import (EXIT_OK, UsageError, add_batch_options, command_meta, json_document, note_written, progress_for,
+                     write_text)
 
 NAME = "score-python"
 HELP = ("run model-written Python (FinanceMath / DocMath-Eval program-of-thought, MathQA-Python) in a bubblewrap "
@@ -154,18 +155,18 @@ def _run_pot(args: argparse.Namespace, dataset: Dataset, gold: list[Record]) -> 
     meta = command_meta(args, [args.gold, *files])
     if args.out is not None:
         out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
         full = document(leaderboard, meta, with_items=False)
-        (out / "leaderboard.json").write_text(json.dumps(full, ensure_ascii=False, allow_nan=False, indent=1) + "\n",
-                                              encoding="utf-8")
-        with (out / "items.jsonl").open("w", encoding="utf-8") as handle:
-            for model in leaderboard.models:
-                for item in model.items + model.unknown:
-                    handle.write(json.dumps(item.record(with_code=True), ensure_ascii=False, allow_nan=False) + "\n")
-        (out / "leaderboard.txt").write_text(table(leaderboard, by_topic=True) + divergence_text(leaderboard),
-                                             encoding="utf-8")
-        write_pages(leaderboard, out)
-        note_written(out)
+        write_text(out / "leaderboard.json", json.dumps(full, ensure_ascii=False, allow_nan=False, indent=1) + "\n")
+        write_text(out / "items.jsonl", "".join(
+            json.dumps(item.record(with_code=True), ensure_ascii=False, allow_nan=False) + "\n"
+            for model in leaderboard.models for item in model.items + model.unknown))
+        write_text(out / "leaderboard.txt", table(leaderboard, by_topic=True) + divergence_text(leaderboard))
+        try:
+            pages = write_pages(leaderboard, out)
+        except OSError as error:
+            raise UsageError(f"cannot write the pages to {out}: {error.strerror or error}") from None
+        for page in pages:
+            note_written(page)
     if args.json:
         print(json.dumps(document(leaderboard, meta), ensure_ascii=False, allow_nan=False))
     else:

@@ -65,7 +65,7 @@ def _markdown(result: TatqaScore, gold: str, pred: str) -> str:
 
 def run_score(args: argparse.Namespace, limits: Limits) -> int:
     """``progexec score --gold TATQA --pred PRED``: exit 0 scored, 1 the official script would stop, 2 bad input."""
-    from ..cli.common import EXIT_DIVERGENCE, EXIT_OK, UsageError, open_output, verdict
+    from ..cli.common import EXIT_DIVERGENCE, EXIT_OK, UsageError, open_output, verdict, write_text
 
     try:
         result = score(args.gold, args.pred, limits)
@@ -76,17 +76,10 @@ def run_score(args: argparse.Namespace, limits: Limits) -> int:
     items = [question.record() for question in result.questions]
     if getattr(args, "out", None):
         out = Path(args.out)
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            (out / "score.json").write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n",
-                                            encoding="utf-8", newline="\n")
-            (out / "items.jsonl").write_text("".join(dumps(item) + "\n" for item in items), encoding="utf-8",
-                                             newline="\n")
-            (out / "score.md").write_text(_markdown(result, args.gold, args.pred), encoding="utf-8", newline="\n")
-            (out / "score.html").write_text(render_score_html(result, args.gold, args.pred), encoding="utf-8",
-                                            newline="\n")
-        except OSError as error:
-            raise UsageError(f"cannot write the scoring report to {out}: {error}") from None
+        write_text(out / "score.json", json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+        write_text(out / "items.jsonl", "".join(dumps(item) + "\n" for item in items))
+        write_text(out / "score.md", _markdown(result, args.gold, args.pred))
+        write_text(out / "score.html", render_score_html(result, args.gold, args.pred))
     if getattr(args, "items", None):
         handle = open_output(args.items)
         try:
@@ -147,10 +140,7 @@ def run_report(args: argparse.Namespace, items: Iterable[Item], source: str, sou
         progress.close()
     report.meta = run_meta([name for name in sources if name != "-"], None, limits)
     out = Path(args.out)
-    try:
-        write_report(report, out)
-    except OSError as error:
-        raise UsageError(f"cannot write the report to {out}: {error}") from None
+    write_report(report, out)
     summary = report.summary()
     if args.json:
         print(json.dumps(summary, sort_keys=True))
@@ -175,11 +165,12 @@ def build_report(sources: list[str], limits: Limits | None = None) -> TatqaRepor
 
 
 def write_report(report: TatqaReport, out: Path) -> None:
-    """report.json, report.md and report.html into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
+    """report.json, report.md and report.html into ``out``, each named on stderr by the command."""
+    from ..cli.common import write_text
+
     for name, text in (("report.json", render_json(report)), ("report.md", render_markdown(report)),
                        ("report.html", render_html(report))):
-        (out / name).write_text(text, encoding="utf-8", newline="\n")
+        write_text(out / name, text)
 
 
 __all__ = ["item_results", "run_report", "score_record", "write_score_text", "run_score", "derivation_results",

@@ -1,0 +1,70 @@
+"""score.md and score.html for a dialect scored by its own official scorer (MultiHiertt, MathQA, ...).
+
+Both pages show what ``score`` prints (the dialect's table and headline) and one row per gold question
+(its ``--items`` record), so ``score --out DIR`` writes for every dataset the four files FinQA's run writes.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ..records import json_value
+
+_COLUMNS_SHOWN = 8
+"""At most this many fields of a question record are shown as columns (the rest stay in items.jsonl)."""
+
+
+def _columns(questions: Sequence[dict[str, Any]]) -> list[str]:
+    columns: list[str] = []
+    for record in questions:
+        for key in record:
+            if key not in columns and len(columns) < _COLUMNS_SHOWN:
+                columns.append(key)
+    return columns
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(json_value(value), ensure_ascii=False, sort_keys=True)
+
+
+def _cell(value: Any) -> str:
+    return _text(value).replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(title: str, gold: str, pred: str, headline: str, table: Sequence[str],
+                    questions: Sequence[dict[str, Any]]) -> str:
+    """The score.md text: the run, the dialect's own table, then one row per question."""
+    columns = _columns(questions)
+    lines = [f"# progexec scoring report: {title}", "", f"Gold {gold}; predictions {pred}. {headline}.", "", "```",
+             *table, "```", "", f"## Questions: {len(questions)}", ""]
+    if columns:
+        lines += ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+        lines += ["| " + " | ".join(_cell(record.get(key, "")) for key in columns) + " |" for record in questions]
+    return "\n".join(lines) + "\n"
+
+
+def render_html(title: str, gold: str, pred: str, headline: str, table: Sequence[str],
+                questions: Sequence[dict[str, Any]]) -> str:
+    """The score.html page (self-contained: no script, no external file), the same content as score.md."""
+    columns = _columns(questions)
+    escape = html.escape
+    head = "".join(f"<th>{escape(column)}</th>" for column in columns)
+    rows = "".join("<tr>" + "".join(f"<td>{escape(_text(record.get(key, '')))}</td>" for key in columns) + "</tr>"
+                   for record in questions)
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>progexec scoring report: {escape(title)}</title>"
+            "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+            "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}</style></head><body>"
+            f"<h1>progexec scoring report: {escape(title)}</h1>"
+            f"<p>Gold {escape(gold)}; predictions {escape(pred)}. <strong>{escape(headline)}</strong>.</p>"
+            f"<pre>{escape(chr(10).join(table))}</pre>"
+            f"<h2>Questions: {len(questions)}</h2><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+            "</body></html>\n")
+
+
+__all__ = ["render_html", "render_markdown"]
