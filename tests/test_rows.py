@@ -15,8 +15,8 @@ import pytest
 
 from progexec.cli import main
 from progexec.integrations import openrlhf, trl, verl
-from progexec.integrations.rows import (DEFAULT_TEMPLATE, RowsError, build_rows, check_template, render_table,
-                                        table_unit)
+from progexec.integrations.rows import (DEFAULT_TEMPLATE, RowsError, build_rows, check_template, question_units,
+                                        render_table, table_unit)
 from progexec.reward import Policy
 
 FIXTURES = Path(__file__).parent / "data" / "rows"
@@ -189,7 +189,11 @@ def test_table_units_are_opt_in() -> None:
     assert all(row["unit"] is None for row in plain)
     for row, item in zip(rows, _load(FINQA)):
         stated = table_unit(item["table"], *item["pre_text"], *item["post_text"])
-        assert row["unit"] == stated
+        asks_percent = question_units(item["qa"]["question"]) == ["percent"]  # the question's unit wins
+        assert row["unit"] == (None if asks_percent else stated)
+        assert row["question_units"] == question_units(item["qa"]["question"])
+    assert [row["question_units"] for row in rows] == [["percent"], ["percent"], []]
+    assert [row["unit"] for row in rows] == [None, None, "thousand"]  # GPN: "( in thousands )" in a passage
 
 
 SHARED_FILES = [SHARED / "finqa" / "sources" / "original_format" / "dolphin2333_test_100.json",
@@ -231,3 +235,66 @@ def test_tatqa_rows_hold_paragraphs_and_table_and_score_their_gold_back(target: 
     scaled = [index for index, q in enumerate(questions) if q.scale and q.answer != 0]  # 0 is 0 at any scale
     bare = _scores([rows[i] for i in scaled], target, [f"Answer: {questions[i].answer}" for i in scaled])
     assert scaled and bare == [0.0] * len(scaled)
+
+
+def _row(rows: list[dict[str, Any]], row_id: str) -> dict[str, Any]:
+    return next(row for row in rows if row["id"] == row_id)
+
+
+@pytest.mark.skipif(not (SHARED / "finqa" / "test.json").is_file(), reason="the shared FinQA files are absent")
+def test_the_unit_the_question_asks_for_wins_over_the_tables() -> None:
+    """JPM/2010/page_273.pdf-2: the table is in millions, the question asks "in billions", the gold is 68.9
+    (docs/reward-integrations.md, "Units")."""
+    rows = list(build_rows(str(SHARED / "finqa" / "test.json"), "openrlhf", table_units=True))
+    row = _row(rows, "JPM/2010/page_273.pdf-2")
+    gold = json.loads(row["label"])
+    assert gold["answer"] == 68.9 and gold["unit"] == "billion" and row["question_units"] == ["billion"]
+    assert "( in millions )" in row["input"] and "in billions" in row["input"]
+    rewards = openrlhf.reward_func(["Answer: $68.9 billion", "Answer: $68.9 million"], ["", ""], [row["label"]] * 2)
+    assert rewards["rewards"] == [1.0, 0.0]
+    plain = _row(list(build_rows(str(SHARED / "finqa" / "test.json"), "openrlhf")), "JPM/2010/page_273.pdf-2")
+    assert "unit" not in json.loads(plain["label"]) and "question_units" not in plain  # opt-in
+    # a question naming two units (CME: a percentage "in millions"): no unit, and the row says which units
+    two = _row(rows, "CME/2010/page_69.pdf-2")
+    assert "unit" not in json.loads(two["label"]) and two["question_units"] == ["million", "percent"]
+    # a question asking a percentage over a table in millions: no scale unit
+    verl_rows = list(build_rows(str(SHARED / "finqa" / "test.json"), "verl", table_units=True))
+    percent = next(row for row in verl_rows if row["extra_info"]["question_units"] == ["percent"]
+                   and "in millions" in row["prompt"][0]["content"])
+    assert percent["extra_info"]["unit"] is None
+    # a question without a unit keeps the table's
+    table = next(row for row in verl_rows if row["extra_info"]["question_units"] == []
+                 and "( in millions )" in row["prompt"][0]["content"])
+    assert table["extra_info"]["unit"] == "million"
+
+
+@pytest.mark.parametrize(("question", "units"), [
+    ("what was the total fair value in billions of assets?", ["billion"]),
+    ("what is the applied 2019s net sales in 2018 , ( in billions ) ?", ["billion"]),
+    ("what is the amount in $ millions?", ["million"]),
+    ("what is that in thousands?", ["thousand"]),
+    ("what is the percentage change in revenue?", ["percent"]),
+    ("what portion of sales is this, in %?", ["percent"]),
+    ("what are the expected proceeds of the sale of the 19 percent interest?", []),
+    ("what was the change in net sales in millions in 2007 in billions", ["billion", "million"]),
+    ("what was the net change in cash?", []),
+])
+def test_the_units_a_question_asks_for(question: str, units: list[str]) -> None:
+    assert question_units(question) == units
+
+
+@pytest.mark.skipif(not (SHARED / "finqa" / "test.json").is_file(), reason="the shared FinQA files are absent")
+def test_the_documented_count_of_rows_the_question_decides() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("count_question_units", ROOT / "scripts" / "count_question_units.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    KINDS, changed = script.KINDS, script.changed
+
+    total: dict[str, int] = {kind: 0 for kind in KINDS}
+    for name in ("finqa/test.json", "finqa/dev.json", "convfinqa/dev.json"):
+        for kind, count in changed(str(SHARED / name)).items():
+            total[kind] += count
+    assert [total[kind] for kind in KINDS] == [48, 201, 451, 11]  # docs/reward-integrations.md, "Units"

@@ -33,8 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a prompt template (str.format fields: pre_text, table, post_text, history, "
                              "question, options, instruction); default: the documented one")
     parser.add_argument("--table-units", action="store_true",
-                        help="set the gold's opt-in unit when the table or a passage says 'in millions' "
-                             "(thousands, billions)")
+                        help="set the gold's opt-in unit: the one the question asks for ('in billions'), else "
+                             "the one the table or a passage states ('in millions'); none for a percentage or a "
+                             "question naming two units (each row lists them in question_units)")
 
 
 def run(args: argparse.Namespace) -> int:

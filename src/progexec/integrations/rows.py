@@ -55,6 +55,11 @@ VERL_EXTRA_KEYS = ("id", "split", "index", "question", "table", "program", "dial
 """The keys of every verl row's ``extra_info``, in order (None where a dataset has no such field)."""
 
 _UNIT = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
+_ASKED_SCALE = re.compile(r"\bin\s+(?:(?:us\s*)?\$\s*|usd\s+|dollars\s+)?(thousand|million|billion)s?\b", re.IGNORECASE)
+"""A unit a question asks its answer in: ``in billions``, ``in $ millions``, ``in thousand``."""
+_ASKED_PERCENT = re.compile(r"\bin\s*%|\(\s*%\s*\)|(?<!\d)(?<!\d\s)\bpercent(?:age)?s?\b", re.IGNORECASE)
+"""A question that asks for a percentage: ``in %``, ``(%)``, ``percent``, ``what percentage`` (not a stated
+one: ``the 19 percent interest``)."""
 _BLANKS = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 
 
@@ -121,6 +126,29 @@ def table_unit(table: Sequence[Sequence[str]] | None, *texts: str) -> str | None
              for text in [cell for row in table or [] for cell in row] + list(texts)
              for match in _UNIT.finditer(str(text))}
     return found.pop() if len(found) == 1 else None
+
+
+def question_units(question: str | None) -> list[str]:
+    """The units ``question`` asks its answer in (``thousand``, ``million``, ``billion``, ``percent``), sorted."""
+    if not question:
+        return []
+    found = {match.group(1).lower() for match in _ASKED_SCALE.finditer(question)}
+    if _ASKED_PERCENT.search(question):
+        found.add("percent")
+    return sorted(found)
+
+
+def row_unit(example: Example) -> tuple[str | None, list[str]]:
+    """``--table-units``: the gold's ``unit`` and the units the question names. The unit the question asks
+    for wins over the table's (a question "in billions" over a table "in millions"); a question asking
+    for a percentage has no scale unit; a question naming two units gets none (the row's
+    ``question_units`` lists them). Without a unit in the question, the table's or a passage's."""
+    asked = question_units(example.question)
+    if len(asked) > 1:
+        return None, asked
+    if asked:
+        return (None if asked[0] == "percent" else asked[0]), asked
+    return table_unit(example.gold.get("table"), example.pre_text, example.post_text), asked
 
 
 def _text(value: Any) -> str:
@@ -284,10 +312,14 @@ def make_row(example: Example, target: str, policy: Policy, template: str = DEFA
              table_units: bool = False) -> dict[str, Any]:
     """One row for ``target`` (see docs/reward-integrations.md for each shape)."""
     gold = {**example.gold, "policy": policy.value}
-    if table_units and not get_dialect(example.dialect).option_letters:
-        unit = table_unit(gold.get("table"), example.pre_text, example.post_text)
-        if unit is not None:
-            gold["unit"] = unit
+    units: dict[str, Any] = {}
+    if table_units:
+        asked: list[str] = []
+        if not get_dialect(example.dialect).option_letters:
+            unit, asked = row_unit(example)
+            if unit is not None:
+                gold["unit"] = unit
+        units["question_units"] = asked  # two or more: the question is ambiguous, and the gold has no unit
     prompt = prompt_text(example, policy, template)
     if target == "verl":
         extra = {"id": example.id, "split": example.split, "index": example.index, "question": example.question,
@@ -295,13 +327,13 @@ def make_row(example: Example, target: str, policy: Policy, template: str = DEFA
         return {"data_source": DATA_SOURCES[example.dialect], "prompt": [{"role": "user", "content": prompt}],
                 "ability": ABILITY[example.dialect],
                 "reward_model": {"style": "rule", "ground_truth": _answer_text(gold.get("answer"))},
-                "extra_info": {key: extra.get(key) for key in VERL_EXTRA_KEYS}}
+                "extra_info": {**{key: extra.get(key) for key in VERL_EXTRA_KEYS}, **units}}
     if target == "trl":  # the answer as text, so a column mixing numbers and yes/no has one type
         columns = {key: gold.get(key) for key in GOLD_FIELDS}
         columns["answer"] = _answer_text(columns["answer"])
-        return {"id": example.id, "prompt": [{"role": "user", "content": prompt}], **columns}
+        return {"id": example.id, "prompt": [{"role": "user", "content": prompt}], **columns, **units}
     if target == "openrlhf":
-        return {"id": example.id, "input": prompt, "label": json.dumps(gold, ensure_ascii=False)}
+        return {"id": example.id, "input": prompt, "label": json.dumps(gold, ensure_ascii=False), **units}
     raise RowsError(f"unknown target {target!r}; one of {', '.join(TARGETS)}")
 
 
@@ -337,4 +369,5 @@ def write_rows(rows: Iterable[dict[str, Any]], out: Path) -> int:
 
 
 __all__ = ["DEFAULT_TEMPLATE", "FIELDS", "TARGETS", "Example", "RowsError", "build_rows", "check_template",
-           "examples", "make_row", "prompt_text", "render_table", "table_unit", "write_rows"]
+           "examples", "make_row", "prompt_text", "question_units", "render_table", "row_unit", "table_unit",
+           "write_rows"]
