@@ -23,7 +23,12 @@ from .dialect_args import chosen_dialect
 
 
 def _values(source: str, what: str) -> list[Any]:
-    """Every record of ``source`` (a path or ``-``); an unreadable one is kept as None (listed by the scorer)."""
+    """Every record of ``source`` (a path, ``-``, or an embedded MathQA split such as ``mathqa:test``); an
+    unreadable one is kept as None (listed by the scorer)."""
+    if source in EMBEDDED_MATHQA:
+        from ..mathqa.corpus import mathqa_records
+
+        return list(mathqa_records(source.partition(":")[2]))
     values: list[Any] = []
     try:
         for record in read_records(source):
@@ -36,10 +41,16 @@ def _values(source: str, what: str) -> list[Any]:
     return values
 
 
+EMBEDDED_MATHQA = ("mathqa:test", "mathqa:dev", "mathqa:challenge_test")
+"""The embedded gold sets scored by MathQA's own scorer."""
+
+
 def dataset_dialect(args: argparse.Namespace) -> Dialect | None:
     """The dialect whose own scorer runs: ``--dialect`` when it has one, else the gold file's format when
     that names a dialect with its own scorer (a MultiHiertt dataset file)."""
     name = chosen_dialect(args)
+    if name is None and args.gold in EMBEDDED_MATHQA:
+        name = "mathqa"
     if name is not None:
         dialect = get_dialect(name)
         return dialect if dialect.score is not None else None

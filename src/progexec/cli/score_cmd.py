@@ -33,7 +33,8 @@ EXIT_CODES = ("exit codes: 0 scored, 1 scored but the official script would have
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gold", required=True, metavar="GOLD",
-                        help="gold file (FinQA, ConvFinQA conversation or turn file) or an embedded set: "
+                        help="gold file (FinQA, ConvFinQA conversation or turn file, TAT-QA, MultiHiertt or MathQA "
+                             "file) or an embedded set: "
                              + ", ".join(CORPUS_NAMES))
     parser.add_argument("--pred", required=True, metavar="PRED",
                         help="predictions: [{id, predicted: [tokens..., EOF] | program text}] or {id, answer}; "
@@ -56,9 +57,11 @@ def run(args: argparse.Namespace) -> int:
     if is_tatqa_source(args.gold):  # TAT-QA gold: its official scorer (EM, F1, scale score)
         from ..tatqa.commands import run_score
 
+        _own_scorer_only(args, "TAT-QA")
         return run_score(args, limits_from(args))
     dataset = dataset_dialect(args)
     if dataset is not None:
+        _own_scorer_only(args, dataset.title)
         return run_dataset_score(args, dataset)
     try:
         names = resolve_scorers(args.scorer)
@@ -104,6 +107,14 @@ def run(args: argparse.Namespace) -> int:
             not report.would_abort_ids and not clock)
     return EXIT_DIVERGENCE if report.would_abort_ids or clock else EXIT_OK
 
+
+
+def _own_scorer_only(args: argparse.Namespace, title: str) -> None:
+    """A dataset scored by its own scorer runs no other: ``--scorer`` is refused rather than ignored."""
+    if args.scorer:
+        raise UsageError(f"{title} gold is scored by its own scorer (every measure it has is reported); "
+                         f"--scorer {' '.join(args.scorer)} does not apply (the --scorer names are FinQA's and "
+                         "ConvFinQA's)")
 
 
 def figures_line(report: ScoreReport) -> str:

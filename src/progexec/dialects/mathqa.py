@@ -51,10 +51,17 @@ def run_problem(item: Item, semantics: Any) -> Execution:
     return Execution(None, result.outcome, official, item=item, match=result.match, reason=reason, mathqa=result)
 
 
+def score_problems(gold: Sequence[Any], predictions: Sequence[Any]) -> Any:
+    """``progexec score`` on MathQA: execution, program, option and trax accuracy (:mod:`progexec.score.mathqa_score`)."""
+    from ..score.mathqa_score import score_records
+
+    return score_records(gold, predictions)
+
+
 MATHQA = Dialect(
     name="mathqa", title="MathQA", ops=MATHQA_OPS, literals=MATHQA_LITERALS, tokenize=_tokens, parse=parse_mathqa,
     official=_official, round_digits=None, run=run_problem, scorer="option", reward_policy="numeric",
-    option_letters=True, program_example="add(n0,n1)|divide(#0,const_2)|",
+    option_letters=True, program_example="add(n0,n1)|divide(#0,const_2)|", score=score_problems,
     summary="MathQA (Amini et al. 2019): linear formulas over the problem's numbers; an option letter is the answer")
 
-__all__ = ["MATHQA", "run_problem"]
+__all__ = ["MATHQA", "run_problem", "score_problems"]
