@@ -110,7 +110,8 @@ def check_columns(named: list[tuple[str, object]], unit: tuple[str, str]) -> lis
         if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__") \
                 or not hasattr(value, "__getitem__"):
             raise PayloadError(f"{name}: must be a list, got {_kind(value)}")
-        values = list(value.tolist() if hasattr(value, "tolist") else value)
+        sequence: Any = value.tolist() if hasattr(value, "tolist") else value  # numpy: plain Python values
+        values = list(sequence)
         if not values:
             raise PayloadError(f"{name}: empty (no samples to judge)")
         if lists and len(values) != len(lists[0]):
