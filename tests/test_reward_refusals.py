@@ -69,6 +69,25 @@ def test_serve_and_the_openrlhf_file_refuse_alike(change: dict[str, Any], field:
     assert str(raised.value) == f"reward_func: {answer['error']}"
 
 
+@pytest.mark.parametrize("policy", ["oficial", 5, ["numeric"]])
+def test_an_unknown_policy_is_refused_alike(policy: object) -> None:
+    status, _, answer = asgi_call(RewardApp(), "POST", "/get_reward", json.dumps({**GOOD, "policy": policy}).encode())
+    assert status == 400 and answer["error"].startswith("policy: "), answer
+    with pytest.raises(AdapterInputError) as raised:
+        openrlhf.reward_func(GOOD["query"], GOOD["prompts"], GOOD["labels"], policy=policy)
+    assert str(raised.value) == f"reward_func: {answer['error']}"
+
+
+@pytest.mark.parametrize("label", ["null", "[]", "many", '{"answer": null}', '{"program": "add(1, "}', "{not json"])
+def test_labels_that_are_no_gold_are_refused_alike(label: str) -> None:
+    body = {**GOOD, "labels": [label]}
+    status, _, answer = asgi_call(RewardApp(), "POST", "/get_reward", json.dumps(body).encode())
+    assert status == 400 and answer["error"].startswith("labels[0]: "), answer
+    with pytest.raises(AdapterInputError) as raised:
+        openrlhf.reward_func(body["query"], body["prompts"], body["labels"])
+    assert str(raised.value) == f"reward_func: {answer['error']}"
+
+
 def test_a_bad_sample_among_good_ones_is_named_by_its_position() -> None:
     body = {"query": ["Answer: 3.5"] * 4, "prompts": [""] * 4,
             "labels": ['{"answer": 3.5}', "3.5", '{"answer": 3.5}', "{}"]}
@@ -147,8 +166,10 @@ def test_the_serve_docs_table_shows_the_messages_given() -> None:
     for change, _ in BAD:
         status, _, answer = asgi_call(RewardApp(), "POST", "/get_reward", json.dumps(_case(change)).encode())
         given.append(answer["error"])
+    given.append(asgi_call(RewardApp(), "POST", "/get_reward",
+                           json.dumps({**GOOD, "policy": "oficial"}).encode())[2]["error"])
     text = (ROOT / "docs" / "serve.md").read_text().split("### What `/get_reward` refuses")[1].split("\n\n")[2]
     quoted = [row.rsplit("| `", 1)[1].rstrip("` |").replace("\\\"", '"') for row in text.splitlines()[2:]]
-    assert len(quoted) == 8
+    assert len(quoted) == 9
     for message in quoted:
         assert message in given, message

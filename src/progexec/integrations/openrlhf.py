@@ -27,7 +27,7 @@ __all__ = ["reward_func", "response_text", "label_gold"]
 
 def reward_func(queries: Any = None, prompts: Any = None, labels: Any = None, **kwargs: Any) -> dict[str, Any]:
     """OpenRLHF's reward function; a ``policy`` keyword overrides each label's policy."""
-    policy = checked_policy(kwargs.get("policy"), "reward_func: the policy keyword")
+    policy = checked_policy(kwargs.get("policy"), "reward_func: policy")
     try:
         results = judge_samples(queries, prompts, labels, policy, problem)
     except PayloadError as error:

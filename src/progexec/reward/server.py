@@ -153,7 +153,7 @@ class RewardApp:
         try:
             return parse_policy(body["policy"])
         except GoldRecordError as error:
-            raise Refusal(HTTPStatus.BAD_REQUEST, str(error)) from None
+            raise Refusal(HTTPStatus.BAD_REQUEST, f"policy: {error}") from None
 
     def _get_reward(self, body: Any) -> dict[str, Any]:
         try:
