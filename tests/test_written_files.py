@@ -90,3 +90,15 @@ def test_conformance_export_of_the_reward_suite_names_only_what_it_wrote(tmp_pat
     assert [path.name for path in written] == ["reward.jsonl"]
     assert [line for line in err.splitlines() if ": wrote " in line] == \
         [f"progexec conformance: wrote {tmp_path / 's' / 'reward.jsonl'}"]
+
+
+def test_check_rounder_and_check_evaluator_name_their_junit_files(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    junit = tmp_path / "rounder.xml"
+    assert main(["check-rounder", "--python", "builtins:round", "--cases", "200", "--no-progress",
+                 "--junit", str(junit)]) == 0
+    assert junit.is_file() and _named(capsys.readouterr().err, "check-rounder", junit)
+    junit = tmp_path / "evaluator.xml"
+    main(["check-evaluator", "--cmd", "true", "--cases", "20", "--no-progress",  # a port that answers nothing
+          "--junit", str(junit)])
+    assert junit.is_file() and _named(capsys.readouterr().err, "check-evaluator", junit)
