@@ -147,10 +147,10 @@ def judge_samples(queries: object, prompts: object, labels: object, policy: Poli
     query_list, prompt_list, label_list = check_lists(queries, prompts, labels)
     results = []
     for index, (query, prompt, label) in enumerate(zip(query_list, prompt_list, label_list)):
-        check_sample(index, query, prompt, label)
         for name, part in zip(FIELDS, (query, prompt, label)):
             if problem is not None and (reason := problem(part)) is not None:
                 raise PayloadError(f"{name}[{index}]: {reason}")
+        check_sample(index, query, prompt, label)
         result = score_query(query, prompt, label, policy)
         if result.status in UNJUDGEABLE:
             field = "query" if result.status is RewardStatus.BAD_INPUT else "labels"
