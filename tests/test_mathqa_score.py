@@ -86,6 +86,8 @@ def test_answers_letters_and_wrong_programs(tmp_path: Path, capsys: pytest.Captu
     assert record["coverage"]["duplicate_ids"] == ["0"]
     for line, verdicts in [({"id": "0", "answer": "The answer is 27.675"}, [0, 0, 0, 0]),
                            ({"id": "0", "predicted": "add(n0,n1)|"}, [0, 0, 0, 0]),
+                           ({"id": "0", "predicted": ["add(n1,const_100)|subtract(const_100,n0)|multiply(#0,const_100)|"
+                                                      "divide(#2,#1)|subtract(#3,const_100)|", "EOF"]}, [1, 1, 1, 1]),
                            ({"id": "0", "predicted": " add(n1,const_100) | subtract(const_100,n0)|multiply(#0,const_100)|"
                                                    "divide(#2,#1)|subtract(#3,const_100)"}, [1, 1, 1, 1])]:
         pred.write_text(json.dumps(line) + "\n")

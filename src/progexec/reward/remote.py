@@ -5,7 +5,9 @@ and the label — here the gold record as a JSON object string (any other label 
 answer itself). The response is the query after its prompt, with trailing special tokens removed.
 ``extra_logs`` holds the batch means ``progexec_correct`` and ``progexec_format_ok`` (OpenRLHF
 turns each value into a one-element tensor, as it does a reward). The same rules as
-:mod:`progexec.integrations.openrlhf`, so the server and the reward file give the same rewards.
+:mod:`progexec.integrations.openrlhf`, so the server and the reward file give the same rewards,
+and one check (:func:`judge_samples`) refuses the same samples in both, naming the field and
+position (``labels[2]: ...``): a sample that cannot be judged is never a silent 0.
 Read from OpenRLHF/OpenRLHF (openrlhf/utils/agent.py, openrlhf/cli/serve_rm.py, commit 3c3be62).
 """
 

@@ -183,7 +183,10 @@ def _prediction(record: Any) -> tuple[str | None, str | None, str | None]:
     raw_id = record.get("id")
     if raw_id is None or isinstance(raw_id, (dict, list, bool)):
         return None, None, None
-    formula = next((record[key] for key in _PROGRAM_KEYS if isinstance(record.get(key), str)), None)
+    raw = next((record[key] for key in _PROGRAM_KEYS if record.get(key) is not None), None)
+    if isinstance(raw, list) and all(isinstance(token, str) for token in raw):  # the official token form
+        raw = "".join(token for token in raw if token != "EOF")
+    formula = raw if isinstance(raw, str) else None
     answer = next((record[key] for key in _ANSWER_KEYS if record.get(key) is not None), None)
     return str(raw_id), formula, None if answer is None else str(answer)
 
