@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from pathlib import Path
 from typing import Optional
 
 from ..checker.reward.caller import DEFAULT_BATCH, DEFAULT_TIMEOUT, SIGNATURES, CallError, RewardCaller, check_url

@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import InputError
-from ..reward import Policy, RewardResult, RewardStatus
+from ..reward import Policy, RewardResult
 from ..reward.gold import GoldRecordError, parse_policy
-from ..reward.remote import PayloadError, check_columns
+from ..reward.remote import UNJUDGEABLE, PayloadError, check_columns
 
 GOLD_KEYS = ("answer", "program", "table", "dialect", "options", "policy", "problem", "unit", "scale", "answer_type",
              "python_solution")
@@ -44,8 +44,9 @@ class AdapterInputError(InputError):
     message names what is missing and where."""
 
 
-UNUSABLE = frozenset({RewardStatus.BAD_GOLD, RewardStatus.BAD_POLICY, RewardStatus.BAD_INPUT})
-"""Statuses an adapter raises on (AdapterInputError) instead of handing the trainer a silent 0."""
+UNUSABLE = UNJUDGEABLE
+"""Statuses an adapter raises on (AdapterInputError) instead of handing the trainer a silent 0: the ones
+``progexec serve``'s ``/get_reward`` refuses (:data:`progexec.reward.remote.UNJUDGEABLE`)."""
 
 
 def checked_policy(policy: Policy | str | None, where: str) -> Policy | None:
