@@ -112,3 +112,20 @@ def test_a_scorer_option_is_refused_for_mathqa(tmp_path: Path, capsys: pytest.Ca
 ])
 def test_the_correct_option_as_trax_reads_it(options: str, correct: str, number: float | None) -> None:
     assert trax_answer(options, correct) == number
+
+
+def test_mathqa_program_records_are_a_gold_set_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Program records ({id, program, problem, options, correct}) with dialect mathqa, or any with --dialect mathqa,
+    are scored by MathQA's scorer: the official FinQA one could not symbolise them (0/50 before)."""
+    records = mathqa_records("test")[:50]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(json.dumps({"id": str(i), "program": r["linear_formula"], "problem": r["Problem"],
+                                        "options": r["options"], "correct": r["correct"], "dialect": "mathqa"}) + "\n"
+                            for i, r in enumerate(records)))
+    pred = _gold_as_predictions(tmp_path / "pred.jsonl", "test", 50)
+    assert main(["score", "--gold", str(gold), "--pred", str(pred), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert (record["n"], record["execution_accuracy"], record["program_accuracy"]) == (50, 1.0, 1.0)
+    gold.write_text(gold.read_text().replace(', "dialect": "mathqa"', ""))
+    assert main(["score", "--gold", str(gold), "--pred", str(pred), "--dialect", "mathqa", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["correct"] == record["correct"]

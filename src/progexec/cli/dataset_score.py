@@ -64,6 +64,8 @@ def dataset_dialect(args: argparse.Namespace) -> Dialect | None:
     if isinstance(value, list):
         value = value[0] if value else None
     found = detect_format(value)
+    if found == "programs" and isinstance(value, dict) and value.get("dialect") == "mathqa":
+        found = "mathqa"  # MathQA program records: MathQA's scorer, not FinQA's official one
     if found is None:
         return None
     try:

@@ -162,15 +162,31 @@ class MathqaScore:
                 f"trax accuracy {self.accuracy('trax'):.4f}")
 
 
+def official_shape(record: dict[str, Any]) -> dict[str, Any]:
+    """A MathQA record in the official file's keys: a program record's ``program``, ``problem`` (the names
+    of ``progexec exec``'s program records and of the reward's gold record) as ``linear_formula``, ``Problem``."""
+    shaped = dict(record)
+    for official, other in (("linear_formula", "program"), ("Problem", "problem")):
+        if official not in shaped and isinstance(record.get(other), str):
+            shaped[official] = record[other]
+    return shaped
+
+
 def gold_problems(records: Sequence[Any]) -> list[Gold]:
-    """Each gold record executed once (its id: its own ``id``, else its index)."""
+    """Each gold record executed once (its id: its own ``id``, else its index). A program record without
+    the problem text has the value of its ``exe_ans`` (its program cannot bind ``nK`` without the text)."""
     golds = []
-    for index, record in enumerate(records):
-        if not isinstance(record, dict):
+    for index, raw in enumerate(records):
+        if not isinstance(raw, dict):
             golds.append(Gold(str(index), {}, None, {}, None, f"gold record {index} is not an object"))
             continue
+        record = official_shape(raw)
         result = execute_problem(record, index)
         value = result.outcome.value if isinstance(result.outcome.value, float) else None
+        answer = record.get("exe_ans")
+        if value is None and "Problem" not in record and isinstance(answer, (int, float)) \
+                and not isinstance(answer, bool) and math.isfinite(answer):
+            value = float(answer)
         golds.append(Gold(result.id, record, value, dict(result.options), result.correct,
                           "" if value is not None else result.outcome.message or result.outcome.status.label))
     return golds
@@ -196,7 +212,7 @@ def score_one(gold: Gold, formula: str | None, answer: str | None) -> MathqaQues
     assert gold.value is not None
     letter = None
     if formula is not None:
-        result = execute_problem({**gold.record, "linear_formula": formula}, 0)
+        result = execute_problem({**gold.record, "linear_formula": formula, "Problem": gold.record.get("Problem", "")}, 0)
         value = result.outcome.value if isinstance(result.outcome.value, float) else None
         why = "" if value is not None else result.outcome.message or result.outcome.status.label
     elif answer is not None and (found := _LETTER.match(answer)) is not None:
