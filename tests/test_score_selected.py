@@ -10,20 +10,18 @@ import pytest
 
 from progexec.cli import main
 
-SHARED = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "data"
-ANSWERS = SHARED / "convfinqa" / "predictions" / "zarifaziz-claude-sonnet-4-6_dev_predictions.jsonl"
-EXAMPLE = str(Path(__file__).parent / "data" / "predictions" / "finqa_example_predictions.json.gz")
-
-needs_data = pytest.mark.skipif(not ANSWERS.is_file(), reason="the shared ConvFinQA prediction files are absent")
+DATA = Path(__file__).parent / "data" / "predictions"
+ANSWERS = DATA / "zarifaziz-claude-sonnet-4-6_convfinqa-dev_predictions.jsonl.gz"
+"""Answer-only predictions (a Claude Sonnet run on ConvFinQA dev): no program for ``official`` to execute."""
+EXAMPLE = str(DATA / "finqa_example_predictions.json.gz")
 
 
 def _verdict(err: str) -> str:
     return next(line for line in err.splitlines() if line.startswith(("PASS ", "FAIL ")))
 
 
-@needs_data
 def test_answer_scorers_alone_on_an_answer_only_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    words = ["score", "--gold", str(SHARED / "convfinqa" / "dev.json"), "--pred", str(ANSWERS),
+    words = ["score", "--gold", "convfinqa:dev", "--pred", str(ANSWERS),
              "--scorer", "helm-float-equiv", "--scorer", "pot", "--no-progress"]
     assert main([*words, "--json"]) == 0
     captured = capsys.readouterr()
