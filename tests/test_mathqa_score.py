@@ -14,7 +14,9 @@ from progexec.cli import main
 from progexec.mathqa.corpus import mathqa_records
 from progexec.score.mathqa_score import score_records, trax_answer
 
-SHARED = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "data" / "mathqa"
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = next((path for path in (ROOT.parent / "shared" / "data" / "mathqa", ROOT.parent.parent / "shared" / "data"
+                                 / "mathqa") if path.is_dir()), ROOT.parent / "shared" / "data" / "mathqa")
 UNEXECUTABLE_TEST = ["982", "1988", "2889", "2931"]
 """The test problems whose gold program uses an op MathQA-Python does not define (surface_cylinder, min)."""
 
