@@ -224,4 +224,4 @@ def test_seccomp_filter_is_rebuilt_byte_identical(tmp_path: Path) -> None:
     data = Path(progexec.__file__).resolve().parent / "data"
     for built in sorted(tmp_path.glob("*.bpf")):
         assert built.read_bytes() == (data / built.name).read_bytes(), built.name
-    assert len(list(tmp_path.glob("*.bpf"))) == 2
+    assert len(list(tmp_path.glob("*.bpf"))) == 4
