@@ -330,8 +330,12 @@ class Pool:
         self.workers[tier].remove(worker)
         self.restarts += 1
 
-    def run(self, requests: Sequence[Request], progress: Callable[[int], None] | None = None) -> list[SolutionResult]:
-        """Run every request; one result per request, in order. Never raises for what a solution does."""
+    def run(self, requests: Sequence[Request], progress: Callable[[int], None] | None = None,
+            deadline: float | None = None) -> list[SolutionResult]:
+        """Run every request; one result per request, in order. Never raises for what a solution does.
+
+        ``deadline`` (a ``time.monotonic()`` value): a request not yet started by then is ``time_limit``
+        without running (a caller's budget for the whole batch; started ones keep their own bounds)."""
         results: list[SolutionResult | None] = [None] * len(requests)
         pending = {"light": deque[int](), "heavy": deque[int]()}
         for index, request in enumerate(requests):
@@ -341,6 +345,11 @@ class Pool:
             while pending["light"] or pending["heavy"] or any(w.busy is not None for ws in self.workers.values()
                                                                for w in ws):
                 for tier, queue in pending.items():
+                    while queue and deadline is not None and time.monotonic() >= deadline:
+                        results[queue.popleft()] = failure(
+                            "time_limit", "the request's sandbox budget ran out before this solution ran",
+                            wall_clock=True)
+                        done += 1
                     while queue:
                         idle = [w for w in self.workers[tier] if w.busy is None]
                         cap = self.limit(tier)
@@ -367,7 +376,9 @@ class Pool:
                 busy = [(tier, w) for tier, ws in self.workers.items() for w in ws if w.busy is not None]
                 if not busy:
                     continue
-                timeout = max(0.0, min(w.deadline for _, w in busy) - time.monotonic())
+                timeout = max(0.0, min([w.deadline for _, w in busy]
+                                       + ([deadline] if deadline is not None and (pending["light"] or pending["heavy"])
+                                          else [])) - time.monotonic())
                 for key, _ in selector.select(timeout):
                     tier, worker = key.data
                     chunk = os.read(worker.stdout.fileno(), 65536)
