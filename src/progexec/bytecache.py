@@ -57,8 +57,10 @@ class ByteCache(Generic[K, V]):
         if size > max_bytes or max_entries == 0:
             return False
         with self._lock:
-            if key in self.sizes:
+            if key in self.entries:
                 return True
+            if key in self.sizes:  # its entry was dropped from ``entries`` directly: count it afresh
+                self.total -= self.sizes.pop(key)
             while self.sizes and (self.total + size > max_bytes
                                   or (max_entries is not None and len(self.sizes) >= max_entries)):
                 oldest = next(iter(self.sizes))
