@@ -7,7 +7,7 @@ and prints its resident size (``VmRSS``) at the start, the middle and the end, w
 (the default ``Limits``) and off (``max_compiled_programs=0``, ``max_memo_bytes=0``,
 ``max_cached_gold_bytes=0``). With the caches on, RSS stops growing once the caches reach their
 bounds (``max_compiled_bytes`` 64 MiB and ``max_memo_bytes`` 16 MiB per memo table by their
-estimates); a count bound alone let 20,000 such programs take ``serve`` from 28 MB to 1.5 GB.
+estimates).
 
     PYTHONPATH=src python benchmarks/bench_memory.py            # 2,000 programs of 191 steps (short)
     PYTHONPATH=src python benchmarks/bench_memory.py --full     # 100,000 programs

@@ -269,8 +269,7 @@ def run_compiled(compiled: Compiled, table: Table | None, limits: Limits, dialec
 
 
 STEP_BYTES = 500
-"""Bytes counted per step of a cached compiled program (its parsed steps, op tuple and constant; measured at about
-370-870 with tracemalloc on CPython 3.11, the upper end counting the memo entries its literals add)."""
+"""Bytes counted per step of a cached compiled program (its parsed step, op tuple and constant slot)."""
 
 TOKEN_BYTES = 60
 """Bytes counted per token of a program given as a token list (the tuple slot and the string's header)."""
