@@ -15,15 +15,17 @@ function of hashable positional arguments, replacing ``functools.lru_cache(maxsi
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Hashable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from .limits import current
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
 
 ENTRY_OVERHEAD = 200
 """Bytes counted for any entry besides its contents: the dictionary slot, the key tuple, the value's header."""
@@ -78,39 +80,41 @@ class ByteCache(Generic[K, V]):
             self.total = 0
 
 
-class Memo(Generic[R]):
-    """A function's results by its positional arguments, within the ``Limits`` field ``bound`` (bytes); ``size``
-    estimates one entry from the arguments and the result."""
+class Memo(Protocol[R_co]):
+    """A memoised function (see :func:`memo`): called as the function; ``cache`` holds its entries."""
 
-    def __init__(self, function: Callable[..., R], bound: str, size: Callable[[tuple[Any, ...], R], int]) -> None:
-        self.function = function
-        self.bound = bound
-        self.size = size
-        self.cache: ByteCache[tuple[Any, ...], R] = ByteCache()
-        self.__doc__ = function.__doc__
-        self.__name__ = getattr(function, "__name__", "memo")
-        self.__wrapped__ = function
+    cache: ByteCache[tuple[Any, ...], Any]
 
-    def __call__(self, *args: Any) -> R:
-        try:
-            return self.cache.entries[args]
-        except KeyError:
-            pass
-        value = self.function(*args)
-        self.cache.put(args, value, self.size(args, value), getattr(current(), self.bound))
-        return value
+    def __call__(self, *args: Any) -> R_co: ...
 
     def cache_clear(self) -> None:
         """Forget every entry (as ``functools.lru_cache``'s, for benchmarks that time cold runs)."""
-        self.cache.clear()
 
 
 def memo(bound: str, size: Callable[[tuple[Any, ...], Any], int] | None = None) -> Callable[[Callable[..., R]], Memo[R]]:
     """Decorate a function of hashable positional arguments: its results kept within the ``Limits`` field
-    ``bound`` (bytes). The default size is :func:`text_size` of the arguments that are text."""
+    ``bound`` (bytes); ``size`` estimates one entry from the arguments and the result (default: :func:`text_size`
+    of the arguments that are text). A hit is one dictionary look-up, as in ``functools.lru_cache``."""
     def estimate(args: tuple[Any, ...], value: Any) -> int:
         return text_size(*(arg for arg in args if isinstance(arg, str)))
 
+    measure = size or estimate
+
     def decorate(function: Callable[..., R]) -> Memo[R]:
-        return Memo(function, bound, size or estimate)
+        cache: ByteCache[tuple[Any, ...], R] = ByteCache()
+        entries = cache.entries  # cleared in place, never replaced
+
+        @functools.wraps(function)
+        def memoised(*args: Any) -> R:
+            try:
+                return entries[args]
+            except KeyError:
+                pass
+            value = function(*args)
+            cache.put(args, value, measure(args, value), getattr(current(), bound))
+            return value
+
+        setattr(memoised, "cache", cache)
+        setattr(memoised, "cache_clear", cache.clear)
+        return cast(Memo[R], memoised)
     return decorate
