@@ -2,9 +2,9 @@
 ``/health``, a FinQA request and another client's FinanceMath request are answered; a request's budget ends its
 own unstarted items, not anyone else's.
 
-Order is decided by what the server did, never by the machine's speed: the sleeping solution's process is found
-in the sandbox (it only ends at its wall-clock limit), the other answers are read, and that same process is then
-still there and the slow request still unanswered.
+Order is decided by what the server did, never by the machine's speed: the looping solution's process is found
+in the sandbox (it only ends at its CPU limit, which a loaded machine reaches later, not sooner), the other answers
+are read, and that same process is then still there and the slow request still unanswered.
 """
 
 from __future__ import annotations
@@ -27,16 +27,18 @@ from .serve_harness import HOST, Served, post, request, start  # noqa: E402
 pytestmark = pytest.mark.skipif(not bubblewrap.status().available, reason="no bubblewrap isolation on this machine")
 
 SLEEPER = "```python\nimport time\ndef solution():\n    time.sleep(1000)\n    return 5\n```"
+LOOPER = "```python\ndef solution():\n    while True:\n        pass\n```"
 HONEST = "```python\ndef solution():\n    return 2 + 3\n```"
 GOLD = {"dialect": "financemath", "answer": 5}
-WALL_SECONDS = 15
+CPU_SECONDS = 10
+"""The looping solution's CPU limit: it runs at least this long, longer on a loaded machine."""
 ZYGOTE_MARK = b"warm sandbox worker"
 """Words of the zygote's docstring, in its command line (``python -c SOURCE``) and so in its forked children's."""
 
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[Served]:
-    server = start(limits={"solution_wall_seconds": WALL_SECONDS, "solution_cpu_seconds": 1})
+    server = start(limits={"solution_cpu_seconds": CPU_SECONDS, "solution_wall_seconds": 300})
     try:
         yield server
     finally:
@@ -105,9 +107,9 @@ def _read_answer(sock: socket.socket) -> dict[str, object]:
     return answer
 
 
-def test_a_sleeping_solution_stalls_no_other_request(served: Served) -> None:
-    slow = _send_batch(served.port, [{"id": "slow", "completion": SLEEPER, "gold": GOLD}])  # 150 bytes: "inline"
-    sleeper = _wait_for_solution(served.process.pid)
+def test_a_looping_solution_stalls_no_other_request(served: Served) -> None:
+    slow = _send_batch(served.port, [{"id": "slow", "completion": LOOPER, "gold": GOLD}])  # 150 bytes: "inline"
+    looper = _wait_for_solution(served.process.pid)
     status, health = request(served.port, "GET", "/health")
     assert status == 200 and health["status"] == "ok"
     status, finqa = post(served.port, "/get_reward", {"query": ["Answer: 3.5"], "prompts": [""],
@@ -115,8 +117,8 @@ def test_a_sleeping_solution_stalls_no_other_request(served: Served) -> None:
     assert status == 200 and finqa["rewards"] == [1.0]
     status, other = post(served.port, "/batch", {"items": [{"id": "honest", "completion": HONEST, "gold": GOLD}]})
     assert status == 200 and other["results"][0]["score"] == 1.0  # another client's solution, in another lane
-    # all three were answered while the sleeping solution was still running, its request still unanswered
-    assert sleeper in _solution_processes(served.process.pid)
+    # all three were answered while the looping solution was still running, its request still unanswered
+    assert looper in _solution_processes(served.process.pid)
     assert select.select([slow], [], [], 0)[0] == []
     answer = _read_answer(slow)
     result = answer["results"][0]  # type: ignore[index]
