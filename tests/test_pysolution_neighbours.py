@@ -100,3 +100,20 @@ def test_a_worker_whose_state_a_child_changed_is_replaced(body: str, monkeypatch
         assert pool.restarts == 1
     assert attack.status.value == "ok"
     assert (honest.status.value, honest.number) == ("ok", 4.5)
+
+
+@isolated
+def test_through_the_reward_every_later_completion_still_scores() -> None:
+    """The reward path (``progexec serve``, the RL adapters): after a completion that tries every attack above on
+    its worker, each honest completion of another item still gets its 1.0 from the same lane's worker."""
+    from progexec.pysolution.reward import PythonSolutionScorer
+
+    hostile = "```python\n" + DISARM + "def solution():\n" + "".join(
+        f"    try:\n        {body.replace(chr(10), chr(10) + '    ')}\n    except OSError:\n        pass\n"
+        for body in ATTACKS.values()) + "    return 1.0\n```"
+    honest = [f"```python\ndef solution():\n    return {index} + 0.5\n```" for index in range(4)]
+    with PythonSolutionScorer(jobs=1, budget=Budget(cpu_seconds=5, wall_seconds=20), lanes=1) as scorer:
+        first = scorer.score([hostile], [1.0])
+        later = scorer.score(honest, [index + 0.5 for index in range(4)])
+    assert first[0].status == "ok"  # every attack refused (EPERM), so the solution went on to return
+    assert [reward.reward for reward in later] == [1.0, 1.0, 1.0, 1.0]
