@@ -14,8 +14,9 @@ changing another process: ``prlimit64``, ``sched_setaffinity``, ``sched_setsched
 on anything but the calling process, and ``ioprio_set`` altogether.
 ``solution_seccomp_<arch>.bpf`` (MathQA-Python snippets and Python solutions, which
 are single-threaded) also refuses every call that sends a signal (``kill``, ``tkill``,
-``tgkill``, ``rt_sigqueueinfo``, ``rt_tgsigqueueinfo``): a solution can signal no
-process, its worker included. System calls of a foreign ABI (i386 or x32 on x86_64)
+``tgkill``, ``rt_sigqueueinfo``, ``rt_tgsigqueueinfo``) or makes the kernel send one to a chosen
+process on I/O (``fcntl`` ``F_SETOWN``/``F_SETSIG``/``F_SETOWN_EX``, ``ioctl`` ``FIOSETOWN``/``SIOCSPGRP``):
+a solution can signal no process, its worker included. System calls of a foreign ABI (i386 or x32 on x86_64)
 kill the process. Output is byte-identical on every run of the same libseccomp.
 """
 
@@ -51,17 +52,20 @@ OWN_PID_ONLY = ("prlimit64", "sched_setaffinity", "sched_setscheduler", "sched_s
 """Calls refused unless their first argument (a pid) is 0, the caller itself."""
 SIGNALS = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 """Calls that send a signal: refused in the solution filter."""
-FILTERS = {"sandbox": (), "solution": SIGNALS}
-"""Each filter's name and what it refuses beyond DENIED."""
+SIGNAL_OWNER = (("fcntl", (8, 10, 15)), ("ioctl", (0x8901, 0x8902)))
+"""Calls that make the kernel signal a chosen process on I/O (``F_SETOWN``, ``F_SETSIG``, ``F_SETOWN_EX``;
+``FIOSETOWN``, ``SIOCSPGRP``), by their second argument: refused in the solution filter."""
+FILTERS = {"sandbox": False, "solution": True}
+"""Each filter's name and whether it refuses signals (SIGNALS and SIGNAL_OWNER) beyond DENIED."""
 
 
-def build(arch: int, extra: tuple[str, ...] = ()) -> bytes:
-    """The raw BPF program of the filter for one architecture, refusing ``extra`` calls beyond DENIED."""
+def build(arch: int, signals: bool = False) -> bytes:
+    """The raw BPF program of the filter for one architecture; ``signals``: refuse sending signals too."""
     syscall_filter = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
     syscall_filter.remove_arch(seccomp.Arch.NATIVE)
     syscall_filter.add_arch(arch)
     refuse = seccomp.ERRNO(errno.EPERM)
-    for name in DENIED + extra:
+    for name in DENIED + (SIGNALS if signals else ()):
         try:
             syscall_filter.add_rule(refuse, name)
         except (RuntimeError, ValueError):  # the call does not exist on this architecture (fork on aarch64)
@@ -73,6 +77,10 @@ def build(arch: int, extra: tuple[str, ...] = ()) -> bytes:
     # setpriority(which, who, prio): only PRIO_PROCESS (0) of who 0 (the caller); PRIO_PGRP/PRIO_USER reach others
     syscall_filter.add_rule(refuse, "setpriority", seccomp.Arg(0, seccomp.NE, 0))
     syscall_filter.add_rule(refuse, "setpriority", seccomp.Arg(1, seccomp.NE, 0))
+    if signals:
+        for name, commands in SIGNAL_OWNER:
+            for command in commands:
+                syscall_filter.add_rule(refuse, name, seccomp.Arg(1, seccomp.EQ, command))
     with tempfile.TemporaryFile() as handle:
         syscall_filter.export_bpf(handle)
         handle.seek(0)
@@ -83,9 +91,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help=f"directory to write to (default {OUT})")
     out = parser.parse_args().out
-    for kind, extra in FILTERS.items():
+    for kind, signals in FILTERS.items():
         for name, arch in ARCHES.items():
-            program = build(arch, extra)
+            program = build(arch, signals)
             path = out / f"{kind}_seccomp_{name}.bpf"
             path.write_bytes(program)
             print(f"{path}: {len(program) // 8} instructions")

@@ -39,6 +39,12 @@ ATTACKS: dict[str, str] = {
     "stop_the_worker": "os.kill(os.getppid(), signal.SIGSTOP)",
     "signal_own_group": "os.kill(0, signal.SIGSTOP)",
     "signal_everyone": "os.kill(-1, signal.SIGKILL)",
+    "sigio_to_parent": ("import fcntl\n    reader, writer = os.pipe()\n"
+                        "    fcntl.fcntl(reader, fcntl.F_SETOWN, os.getppid())\n"
+                        "    fcntl.fcntl(reader, fcntl.F_SETFL, os.O_ASYNC)\n    os.write(writer, b'x')"),
+    "sigio_to_parent_by_ioctl": ("import fcntl, struct\n    reader, writer = os.pipe()\n"
+                                 "    fcntl.ioctl(reader, 0x8901, struct.pack('i', os.getppid()))\n"
+                                 "    fcntl.fcntl(reader, fcntl.F_SETFL, os.O_ASYNC)\n    os.write(writer, b'x')"),
     "shmget_big_segment": f"check(libc.shmget(0, 1 << 30, {IPC_CREAT} | 0o600), 'shmget')",
     "shm_keyed_writer": (f"segment = check(libc.shmget({KEY}, 4096, {IPC_CREAT} | 0o666), 'shmget')\n"
                          "    libc.shmat.restype = ctypes.c_void_p\n"
