@@ -179,7 +179,7 @@ class RewardApp:
         decoded = self.decode(body)
         if isinstance(decoded, _Answer):
             return decoded.status, decoded.payload
-        return self.work_sandboxed(path, decoded.value)
+        return (self.work_sandboxed if decoded.sandboxed else self.work)(path, decoded.value)
 
     def decode(self, body: bytes | bytearray) -> _Answer | _Decoded:
         """The decoded body, or the 400 answer naming what is wrong with it."""
