@@ -143,3 +143,17 @@ def test_a_requests_budget_ends_its_own_unstarted_items() -> None:
         assert status == 200 and other["results"][0]["score"] == 1.0  # the next request has a budget of its own
     finally:
         assert server.stop() == 0
+
+
+@pytest.mark.parametrize("body, expected", [
+    (b'{"items": [{"id": 1, "completion": "Answer: 3", "gold": {"answer": 3}}]}', False),
+    (b'{"items": [{"id": 1, "completion": "x", "gold": {"dialect": "financemath", "answer": 3}}]}', True),
+    (b'{"items": [{"id": 1, "completion": "x", "gold": "{\\"dialect\\": \\"docmath\\", \\"answer\\": 3}"}]}', True),
+    # spelled with a JSON escape, so the raw bytes never hold the name: decided on the decoded body
+    (b'{"items": [{"id": 1, "completion": "x", "gold": {"dialect": "\\u0066inancemath", "answer": 3}}]}', True),
+    (b'{"query": ["x"], "prompts": [""], "labels": ["{\\"dialect\\": \\"financemath\\", \\"answer\\": 3}"]}', True),
+])
+def test_a_request_that_runs_solutions_is_recognised_after_decoding(body: bytes, expected: bool) -> None:
+    from progexec.reward.server import RewardApp
+    decoded = RewardApp().decode(body)
+    assert decoded.sandboxed is expected  # type: ignore[union-attr]
