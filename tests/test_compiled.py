@@ -148,3 +148,35 @@ def test_work_over_the_cell_bound_goes_to_the_general_path() -> None:
     execution = run.execute_text("table_sum(big, none)", table)
     assert execution.official.value == float(width)  # the general path answers it, under the item's clock
     assert compiled.fast_outcome("table_sum(big, none)", [["big", "1", "2"]], "finqa") is not None
+
+
+def test_the_cache_is_bounded_by_estimated_bytes() -> None:
+    """191-step programs (about 100 KB each by the estimate) within a 1 MiB bound: at most about ten are kept,
+    whatever their count, and each answer is the one computed without the cache."""
+    from progexec.interp.compiled import STEP_BYTES, entry_bytes
+    CACHE.clear()
+    bound = 2**20
+    programs = [", ".join([f"add({seed}, 1)"] + [f"add(#{index}, 1)" for index in range(190)]) for seed in range(40)]
+    with using(DEFAULT_LIMITS.with_(max_compiled_bytes=bound)):
+        for seed, text in enumerate(programs):
+            assert run.execute_text(text).official.value == seed + 191.0
+            assert CACHE.total_bytes <= bound
+    kept = len(CACHE.entries)
+    assert 0 < kept <= bound // (191 * STEP_BYTES)
+    assert CACHE.total_bytes == sum(entry_bytes(key, value) for (_, key), value in CACHE.entries.items())
+    CACHE.clear()
+    with using(DEFAULT_LIMITS.with_(max_compiled_bytes=0)):
+        assert run.execute_text(programs[0]).official.value == 191.0
+        assert not CACHE.entries
+    CACHE.clear()
+
+
+def test_an_entrys_estimate_counts_steps_and_characters() -> None:
+    """The estimate is a function of the program's step count and text length only (the same on every Python)."""
+    from progexec.bytecache import CHAR_BYTES, ENTRY_OVERHEAD
+    from progexec.interp.compiled import STEP_BYTES, compile_program, entry_bytes, eligible
+    from progexec.grammar.parse import parse_program
+    text = "add(1, 2), multiply(#0, 3)"
+    compiled = compile_program(parse_program(text), eligible("finqa"))  # type: ignore[arg-type]
+    assert entry_bytes(text, compiled) == ENTRY_OVERHEAD + CHAR_BYTES * len(text) + 2 * STEP_BYTES
+    assert entry_bytes(text, None) == ENTRY_OVERHEAD + CHAR_BYTES * len(text)

@@ -22,7 +22,8 @@ MAX_RSS_KB = 400_000  # the checker's own peak memory must stay far below the fl
 
 
 def run_measured(argv: list[str], cwd: Path, timeout: float = 60.0) -> tuple[int, dict[str, object], float, int]:
-    """Run ``progexec check-rounder --json``: (exit code, report, seconds, the checker's peak RSS in KB)."""
+    """Run ``progexec check-rounder --json``: (exit code, report, seconds, the checker's peak RSS in KB). ``timeout``
+    is a backstop only: a checker that never finishes fails the test; no test compares the seconds."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([SRC, str(cwd)]))
     started = time.monotonic()
     out_path = cwd / "out.json"
@@ -85,14 +86,14 @@ def test_yes_flood_is_output_flood_with_bounded_memory(tmp_path: Path) -> None:
                                               tmp_path)
     assert code == 1 and report["passed"] is False
     assert "output_flood" in classes(report)
-    assert seconds < 30 and rss < MAX_RSS_KB
+    assert rss < MAX_RSS_KB
 
 
 def test_endless_line_without_newline_is_a_flood_within_the_timeout(tmp_path: Path) -> None:
     code, report, seconds, rss = run_measured(["--cmd", "cat /dev/zero", "--cases", "500", "--timeout", "5"],
                                               tmp_path)
     assert code == 1 and "output_flood" in classes(report)
-    assert seconds < 15 and rss < MAX_RSS_KB
+    assert rss < MAX_RSS_KB
 
 
 def test_slow_drip_without_newline_is_not_progress(tmp_path: Path) -> None:
@@ -103,7 +104,7 @@ def test_slow_drip_without_newline_is_not_progress(tmp_path: Path) -> None:
     """)
     code, report, seconds, _ = run_measured(["--cmd", f"{PY} {drip}", "--cases", "200", "--timeout", "1"], tmp_path)
     assert code == 1 and "no_answer" in classes(report)
-    assert seconds < 20
+    assert any("no progress for 1s" in note for note in report["protocol"])  # type: ignore[union-attr]
 
 
 GRANDCHILD = """
@@ -124,12 +125,10 @@ def test_grandchild_holding_stdout_fails_and_is_killed(tmp_path: Path, new_sessi
     assert code == 1 and report["passed"] is False  # every answer was right: the verdict fails anyway
     assert report["divergent"] == 0 and "no_exit" in classes(report)
     pid = int((tmp_path / "grandchild.pid").read_text())
-    for _ in range(50):
-        if not alive(pid):
-            break
+    deadline = time.monotonic() + 60  # SIGKILL was sent; the kernel finishes it asynchronously (a backstop)
+    while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(pid)
-    assert seconds < 20
 
 
 def test_stderr_flood_is_not_read_whole(tmp_path: Path) -> None:
@@ -145,7 +144,7 @@ def test_stderr_flood_is_not_read_whole(tmp_path: Path) -> None:
     code, report, seconds, rss = run_measured(["--cmd", f"{PY} {loud}", "--cases", "200", "--timeout", "2"],
                                               tmp_path)
     assert code == 1 and "no_answer" in classes(report)
-    assert rss < MAX_RSS_KB and seconds < 30
+    assert rss < MAX_RSS_KB
     assert any("stderr" in note for note in report["protocol"])  # type: ignore[union-attr]
 
 

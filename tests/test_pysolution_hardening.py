@@ -50,3 +50,26 @@ def test_tmp_is_read_only_even_without_the_guard(action: str) -> None:
     result = run_snippet(DISARM + action + "\nanswer = 1\n", LIMITS)
     assert result.kind is SnippetKind.FORBIDDEN, result
     assert "Read-only file system" in result.message or "EROFS" in result.message or "Errno 30" in result.message
+
+
+_CTYPES = ("ctypes = real_import('ctypes')\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+           "def check(result, call):\n    if result < 0:\n        number = ctypes.get_errno()\n"
+           "        raise OSError(number, os.strerror(number), call)\n")
+
+
+@pytest.mark.parametrize("action", [
+    "real_import('resource').prlimit(os.getppid(), real_import('resource').RLIMIT_CPU, (1, 1))",
+    "os.setpriority(os.PRIO_PROCESS, os.getppid(), 19)",
+    "os.setpriority(os.PRIO_USER, 0, 19)",
+    "os.sched_setaffinity(os.getppid(), {0})",
+    "os.kill(os.getppid(), 19)",
+    "os.kill(-1, 9)",
+    _CTYPES + "check(libc.shmget(0, 1 << 30, 0o1600), 'shmget')",
+    _CTYPES + "check(libc.msgget(0x5EED, 0o1666), 'msgget')",
+    _CTYPES + "check(libc.semget(0x5EED, 1, 0o1666), 'semget')",
+])
+def test_a_snippet_cannot_touch_another_process_or_leave_ipc_behind(action: str) -> None:
+    """The kernel refuses it (the ``solution`` seccomp filter), even with the in-process guard disarmed."""
+    result = run_snippet(DISARM + action + "\nanswer = 1\n", LIMITS)
+    assert result.kind is SnippetKind.FORBIDDEN, result
+    assert "Operation not permitted" in result.message, result

@@ -43,9 +43,9 @@ def attacks(gold_path: Path, marker: Path) -> dict[str, tuple[str, set[str]]]:
         "mkdir_root": (DISARM + "def solution():\n    os.mkdir('/planted_dir')\n    return 1", AS_ROOT),
         "mkdir_dev": (DISARM + "def solution():\n    os.mkdir('/dev/planted_dir')\n    return 1", AS_ROOT),
         "kill_everything": (DISARM + "import signal\ndef solution():\n    os.kill(-1, signal.SIGKILL)\n    return 1",
-                            {"crash", "forbidden"}),
+                            {"forbidden"}),
         "stop_the_worker": (DISARM + "import signal\ndef solution():\n    os.kill(os.getppid(), signal.SIGSTOP)\n"
-                                     "    return 1", {"time_limit", "crash", "forbidden"}),
+                                     "    return 1", {"forbidden"}),
         "flood_result_pipe": (DISARM + "def solution():\n    for fd in range(3, 32):\n        try:\n"
                                        "            os.write(fd, b'{' * 70000)\n        except OSError:\n"
                                        "            pass\n    return 1", {"bad_result"}),

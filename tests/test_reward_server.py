@@ -141,14 +141,15 @@ def test_a_busy_server_answers_503_at_once(monkeypatch: pytest.MonkeyPatch) -> N
     import asyncio
 
     app = RewardApp(limits=DEFAULT_LIMITS.with_(serve_active_requests=1, serve_queued_requests=0))
-    release = threading.Event()
-    original = RewardApp.answer
+    release, entered = threading.Event(), threading.Event()
+    original = RewardApp.work
 
-    def held(self: RewardApp, path: str, body: bytes) -> Any:
+    def held(self: RewardApp, path: str, decoded: Any) -> Any:
+        entered.set()
         release.wait(60)
-        return original(self, path, body)
+        return original(self, path, decoded)
 
-    monkeypatch.setattr(RewardApp, "answer", held)
+    monkeypatch.setattr(RewardApp, "work", held)
     body = b'{"items": []}' + b" " * DEFAULT_LIMITS.serve_inline_body_bytes  # worked in a thread, not on the event loop
 
     async def both() -> list[int]:
@@ -171,7 +172,7 @@ def test_a_busy_server_answers_503_at_once(monkeypatch: pytest.MonkeyPatch) -> N
                        "headers": [(b"content-length", str(len(body)).encode())]}, receive, send)
 
         first = asyncio.ensure_future(call())
-        await asyncio.sleep(0.2)
+        await asyncio.get_running_loop().run_in_executor(None, entered.wait, 60)  # the first holds the slot
         await call()
         await first
         return statuses

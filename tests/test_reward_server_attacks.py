@@ -14,6 +14,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -48,11 +49,14 @@ def narrow() -> Iterator[Served]:
         server.stop()
 
 
-def _trickle(port: int, head: bytes, outcome: list[str]) -> None:
-    """Send ``head``, then one byte at a time; record how the server ended it ('408', 'closed' or 'never')."""
+def _trickle(port: int, head: bytes, outcome: list[str], started: threading.Barrier | None = None) -> None:
+    """Send ``head``, then one byte at a time; record how the server ended it ('408', 'closed' or 'never').
+    ``started``: passed once the head and the first byte are sent (the client is mid-request)."""
     with socket.create_connection((HOST, port), timeout=30) as sock:
         sock.sendall(head)
-        for _ in range(TRICKLE_STEPS):
+        for step in range(TRICKLE_STEPS):
+            if step == 1 and started is not None:
+                started.wait(60)
             time.sleep(TRICKLE_PAUSE)
             readable, _, _ = select.select([sock], [], [], 0)
             if readable:
@@ -80,10 +84,11 @@ def test_clients_trickling_bodies_hold_no_slot_and_are_cut_off(narrow: Served) -
     head = (b"POST /batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Content-Length: 100\r\n\r\n{")
     outcomes: list[str] = []
-    clients = [threading.Thread(target=_trickle, args=(narrow.port, head, outcomes)) for _ in range(6)]
+    started = threading.Barrier(7)
+    clients = [threading.Thread(target=_trickle, args=(narrow.port, head, outcomes, started)) for _ in range(6)]
     for client in clients:
         client.start()
-    time.sleep(0.5)
+    started.wait(60)  # every trickler is connected and mid-body before the honest request is sent
     status, body = post(narrow.port, "/get_reward", HONEST)
     for client in clients:
         client.join(timeout=TRICKLE_STEPS * TRICKLE_PAUSE + 30)
@@ -122,6 +127,30 @@ def _unread_batch(port: int, size: int, sockets: list[socket.socket]) -> None:
     sockets.append(sock)
 
 
+def _server_end_open(sock: socket.socket) -> bool:
+    """Whether the server's end of this loopback connection is still an established socket (``/proc/net/tcp``):
+    a server that dropped it (aborted or closed) has none. A client that does not read cannot see the drop
+    itself: with its window full, the kernel ignores the server's reset until it reads."""
+    client_port = sock.getsockname()[1]
+    server_port = sock.getpeername()[1]
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, state = fields[1], fields[2], fields[3]
+        if int(local.split(":")[1], 16) == server_port and int(remote.split(":")[1], 16) == client_port:
+            return state == "01"  # TCP_ESTABLISHED
+    return False
+
+
+def _wait_dropped(sock: socket.socket, backstop: float) -> bool:
+    """Whether the server dropped the connection (polled from the kernel's sockets; ``backstop`` bounds the wait)."""
+    deadline = time.monotonic() + backstop
+    while time.monotonic() < deadline:
+        if not _server_end_open(sock):
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def test_answers_left_unread_hold_no_slot_and_are_dropped(narrow: Served) -> None:
     """Six clients never read their 8 MB answers: an honest request still gets 200, and each unread
     answer is dropped with its connection after the write deadline (the old server: 503)."""
@@ -130,10 +159,12 @@ def test_answers_left_unread_hold_no_slot_and_are_dropped(narrow: Served) -> Non
     try:
         for _ in range(6):
             _unread_batch(narrow.port, size, sockets)
-        time.sleep(1.0)
+        for sock in sockets:  # each answer has begun to arrive: the server did the work and waits on the client
+            assert select.select([sock], [], [], 60)[0] == [sock]
         status, body = post(narrow.port, "/get_reward", HONEST)
         assert status == 200 and body["rewards"] == [1.0]
-        time.sleep(DEADLINES["serve_write_seconds"] + 1)
+        for sock in sockets:  # the server dropped each connection (seen without reading it)
+            assert _wait_dropped(sock, 60)
         for sock in sockets:
             received = 0
             try:

@@ -144,9 +144,28 @@ class Limits:
             "read)")
     serve_queued_requests: int = _bound(
         256, "progexec serve: read requests waiting for a working slot per worker process; more get 503 at once")
+    solution_lanes: int = _bound(
+        2, "Python-solution reward calls run at once per process (progexec serve: per worker process, in as many "
+           "threads off the event loop), each in a warm sandbox pool of its own; more wait for a lane")
+    serve_solution_request_seconds: float = _bound(
+        120.0, "progexec serve: the sandbox time of one request; a Python-solution item not yet started this many "
+               "seconds after the request's sandbox work began is time_limit without running, so no request holds "
+               "its lane longer (plus one solution's own bound)")
     max_compiled_programs: int = _bound(
         65_536, "programs kept compiled (by text or token list) per process for the interpreter's fast path; the "
                 "oldest is dropped first; 0 = compile every time. Never changes an answer")
+    max_compiled_bytes: int = _bound(
+        64 * 2**20, "estimated bytes of the compiled programs kept per process (about 500 per step plus the text; "
+                    "see docs/robustness.md); the oldest is dropped first; 0 = compile every time. Never changes an "
+                    "answer")
+    max_memo_bytes: int = _bound(
+        16 * 2**20, "estimated bytes of each memo table per process (literal values, parsed steps, canonical "
+                    "arguments, simplified expressions), by its keys' length; the oldest is dropped first. Never "
+                    "changes an answer")
+    max_cached_gold_bytes: int = _bound(
+        64 * 2**20, "estimated bytes of each gold cache per process (parsed gold records of reward and serve, by "
+                    "text length and table cells; gold solutions' values, by code length); the oldest is dropped "
+                    "first. Never changes an answer")
 
     def __post_init__(self) -> None:
         for item in fields(self):

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # lark is imported on first use: the canonical fast path neve
     from lark import Lark
     from lark.exceptions import UnexpectedInput
 
+from ..bytecache import memo
 from ..errors import InputError
 from ..limits import DEFAULT_LIMITS, current
 from .nodes import Num, Program, Step
@@ -100,7 +101,7 @@ def _arg_pattern() -> re.Pattern[str]:
     return re.compile(rf"(?:{_arg_regex()})\Z")
 
 
-@lru_cache(maxsize=65536)
+@memo("max_memo_bytes")
 def _canonical_arg(text: str) -> bool:
     """True when the grammar reads ``text`` as one argument and the official tokenizer keeps it whole."""
     return "(" not in text and ")" not in text and bool(_arg_pattern().match(text))

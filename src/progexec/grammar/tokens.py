@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 import re
-from functools import lru_cache
 
+from ..bytecache import memo
 from ..interp.ops import FINQA_OPS
 from .nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
 from ..errors import InputError
@@ -89,7 +89,7 @@ def classify_arg(text: str, op: str) -> Arg:
     return Num(text)
 
 
-@lru_cache(maxsize=65536)
+@memo("max_memo_bytes")
 def step_from_parts(op: str, arg1: str, arg2: str) -> Step:
     """Build a step from its op and two stripped argument strings (cached: steps are immutable)."""
     return Step(op, (classify_arg(arg1, op), classify_arg(arg2, op)))

@@ -10,10 +10,10 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
+from ..bytecache import memo
 from .ops import require_methods
 from .status import Status
 from ..errors import ProgexecError
@@ -97,7 +97,7 @@ CONVFINQA_LITERALS = LiteralRule("convfinqa", const_marker="const_")
 """ConvFinQA's: as FinQA's, but a constant must be spelled ``const_``."""
 
 
-@lru_cache(maxsize=65536)
+@memo("max_memo_bytes")
 def official_str_to_num(text: str, rule: LiteralRule = FINQA_LITERALS) -> float | None:
     """A dialect's official ``str_to_num``: the rule's characters removed, ``float``, then ``%`` / 100.0
     (where the rule has it), then the constant branch.

@@ -17,7 +17,9 @@ field (property tests over the grammar and every embedded corpus item check it).
 The work of a fast run is counted before it starts (steps, and cells read by table steps; a program
 over :data:`MAX_FAST_CELLS` cells goes to the general path), and the clock is honoured once per
 program instead of once per step (see :func:`fast_outcome`). Programs are cached by text or token
-list and dialect, at most ``Limits.max_compiled_programs`` of them.
+list and dialect, within ``Limits.max_compiled_bytes`` of estimated size (:func:`entry_bytes`: a
+count of steps and characters, so what is kept never depends on the Python version) and at most
+``Limits.max_compiled_programs`` of them.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..bytecache import ByteCache, text_size
 from ..dialects import Dialect, UnknownDialectError, get_dialect
 from ..grammar.nodes import Num, Program, Ref, Row
 from ..grammar.parse import ProgramSyntaxError, parse_program, parse_token_list
@@ -265,13 +268,34 @@ def run_compiled(compiled: Compiled, table: Table | None, limits: Limits, dialec
     return outcome
 
 
+STEP_BYTES = 500
+"""Bytes counted per step of a cached compiled program (its parsed step, op tuple and constant slot)."""
+
+TOKEN_BYTES = 60
+"""Bytes counted per token of a program given as a token list (the tuple slot and the string's header)."""
+
+
+def entry_bytes(key: object, compiled: Compiled | None) -> int:
+    """The estimated size of one cache entry, from the program's step count and its text's length (deterministic:
+    the same on every Python version and machine)."""
+    if isinstance(key, str):
+        size = text_size(key)
+    else:
+        tokens: tuple[str, ...] = key  # type: ignore[assignment]
+        size = text_size(*tokens) + TOKEN_BYTES * len(tokens)
+    if compiled is not None:
+        size += STEP_BYTES * max(1, len(compiled.ops))
+    return size
+
+
 class ProgramCache:
-    """Compiled programs by (dialect, text or token tuple), at most ``max_compiled_programs`` of them (a bound
-    of :class:`~progexec.limits.Limits`; the oldest is dropped first). A key that cannot be compiled is kept as
-    None, so it is tried once."""
+    """Compiled programs by (dialect, text or token tuple), within ``max_compiled_bytes`` of estimated size
+    (:func:`entry_bytes`) and ``max_compiled_programs`` entries (bounds of :class:`~progexec.limits.Limits`; the
+    oldest is dropped first). A key that cannot be compiled is kept as None, so it is tried once."""
 
     def __init__(self) -> None:
-        self.entries: dict[tuple[Dialect, object], Compiled | None] = {}
+        self.store: ByteCache[tuple[Dialect, object], Compiled | None] = ByteCache()
+        self.entries = self.store.entries
 
     def get(self, dialect: Dialect, key: object, build: Callable[[], Program], limits: Limits) -> Compiled | None:
         cache_key = (dialect, key)
@@ -283,23 +307,22 @@ class ProgramCache:
             compiled = compile_program(build(), dialect)
         except ProgramSyntaxError:
             compiled = None
-        bound = limits.max_compiled_programs
-        if bound:
-            entries = self.entries
-            while len(entries) >= bound:
-                try:
-                    del entries[next(iter(entries))]
-                except (KeyError, RuntimeError, StopIteration):  # another thread changed it: try again
-                    continue
-            entries[cache_key] = compiled
+        if limits.max_compiled_programs:
+            self.store.put(cache_key, compiled, entry_bytes(key, compiled), limits.max_compiled_bytes,
+                           limits.max_compiled_programs)
         return compiled
 
+    @property
+    def total_bytes(self) -> int:
+        """The estimated bytes held (the sum of :func:`entry_bytes` of the entries kept)."""
+        return self.store.total
+
     def clear(self) -> None:
-        self.entries.clear()
+        self.store.clear()
 
 
 CACHE = ProgramCache()
-"""The process's compiled programs (thread-safe: a lookup or an insertion is one dictionary operation)."""
+"""The process's compiled programs (thread-safe: a lookup is one dictionary operation, an insertion holds a lock)."""
 
 
 def fast_outcome(program: str | Sequence[str], table: Table | None, dialect: str | Dialect,

@@ -2,7 +2,7 @@
 
 Each snippet runs in fresh namespaces (user when not root, PID, network, IPC, UTS,
 cgroup), in a new session, with an empty environment, as uid/gid 65534, under a
-seccomp filter (``src/progexec/data/sandbox_seccomp_<arch>.bpf``, built with
+seccomp filter (``src/progexec/data/{sandbox,solution}_seccomp_<arch>.bpf``, built with
 libseccomp by ``scripts/build_sandbox_seccomp.py``) when one exists for the machine.
 Its filesystem is a tmpfs holding read-only binds of the Python executable, its
 standard library (with ``site-packages`` hidden under an empty tmpfs), the system's
@@ -136,8 +136,15 @@ def runtime() -> Runtime:
     return Runtime(executable, tuple(binds), tuple(hidden), tuple(symlinks), tuple(package_path))
 
 
-def _seccomp_program() -> Path | None:
-    program = resources.files("progexec.data").joinpath(f"sandbox_seccomp_{platform.machine()}.bpf")
+SECCOMP_KINDS = ("sandbox", "solution")
+"""The filters ``scripts/build_sandbox_seccomp.py`` builds: ``sandbox`` for ports, ``solution`` (no signals at
+all) for MathQA-Python snippets and Python solutions."""
+
+
+def _seccomp_program(kind: str = "sandbox") -> Path | None:
+    if kind not in SECCOMP_KINDS:
+        raise ValueError(f"no seccomp filter named {kind!r} (known: {', '.join(SECCOMP_KINDS)})")
+    program = resources.files("progexec.data").joinpath(f"{kind}_seccomp_{platform.machine()}.bpf")
     path = Path(str(program))
     return path if path.is_file() else None
 
@@ -198,9 +205,10 @@ def command(child_argv: list[str], seccomp_fd: int | None, *, extra_binds: tuple
     return argv + child_argv
 
 
-def open_seccomp() -> int | None:
-    """A fresh read-only descriptor of the filter for one bwrap run (bwrap reads it to the end), or None."""
-    program = _seccomp_program()
+def open_seccomp(kind: str = "sandbox") -> int | None:
+    """A fresh read-only descriptor of a filter (see :data:`SECCOMP_KINDS`) for one bwrap run (bwrap reads it
+    to the end), or None when there is none for this machine."""
+    program = _seccomp_program(kind)
     return None if program is None else os.open(program, os.O_RDONLY | os.O_CLOEXEC)
 
 

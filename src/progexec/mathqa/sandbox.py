@@ -161,7 +161,7 @@ def _start(isolated: bool, workdir: str, request: IO[bytes]) -> subprocess.Popen
     if not isolated:
         return subprocess.Popen([sys.executable, "-I", "-c", _child_source()], cwd=workdir, env=_UNSAFE_ENV,
                                 close_fds=True, **common)
-    seccomp_fd = bubblewrap.open_seccomp()
+    seccomp_fd = bubblewrap.open_seccomp("solution")
     try:
         argv = readonly_tmp(bubblewrap.command([bubblewrap.runtime().executable, "-I", "-S", "-c", _child_source()],
                                                seccomp_fd))

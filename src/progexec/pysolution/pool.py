@@ -5,10 +5,13 @@ a fork of a worker that already holds them costs milliseconds. So each worker
 (:mod:`progexec.pysolution.zygote` in a sandbox built by :func:`progexec.mathqa.bubblewrap.command`,
 plus read-only binds of the offered libraries and a read-only ``/tmp``) loads its
 libraries once and forks a fresh, confined child for every solution. One solution is in
-flight per worker; a worker that dies, stalls past its deadline or sends anything but
-its protocol is killed with its whole PID namespace, the solution in flight gets its own
-status, and a fresh worker takes its place — so nothing one solution does reaches the
-verdict of another. Two tiers keep forks cheap: ``light`` workers hold numpy and the
+flight per worker; a worker that dies, stalls past its deadline, sends anything but
+its protocol or reports that a child changed its own state (rlimits, nice, affinity,
+scheduling, the names in its writable directories) is killed with its whole PID
+namespace, the solution in flight gets its own status, and a fresh worker takes its
+place — so nothing one solution does reaches the verdict of another. Each child also
+runs under the ``solution`` seccomp filter, which refuses signals, SysV IPC, POSIX
+message queues and re-limiting, renicing or re-pinning any process but itself. Two tiers keep forks cheap: ``light`` workers hold numpy and the
 standard library, ``heavy`` workers add scipy, sympy and pandas (a fork of them costs
 about ten times more), and a solution goes to ``heavy`` only when its text names one of
 those libraries. Gold solutions run in a pool of their own, closed before any model
@@ -48,6 +51,10 @@ HEAVY_LIBRARIES = ("scipy", "sympy", "pandas", "mpmath")
 HEAVY_PRELOAD = LIGHT_PRELOAD + ("scipy", "scipy.optimize", "scipy.stats", "scipy.special", "scipy.integrate",
                                  "sympy", "pandas", "mpmath")
 """What a heavy worker imports once (the libraries FinanceMath's published runs had: numpy, scipy, sympy, pandas)."""
+
+WATCHED_DIRECTORIES = ("/", "/dev", "/dev/shm", "/tmp")
+"""The sandbox's directories whose names a child might change (bubblewrap's tmpfs root and ``/dev``): a worker
+whose child changed them is replaced."""
 
 OFFERED = ("numpy", "scipy", "sympy", "mpmath", "pandas", "dateutil", "six", "pytz", "tzdata")
 """Third-party packages bound read-only into the sandbox when installed (sympy needs mpmath; pandas dateutil)."""
@@ -144,7 +151,7 @@ def sandbox_command(child_argv: list[str]) -> list[str]:
 
 
 def _seccomp_hex() -> str | None:
-    fd = bubblewrap.open_seccomp()
+    fd = bubblewrap.open_seccomp("solution")
     if fd is None:
         return None
     try:
@@ -152,6 +159,15 @@ def _seccomp_hex() -> str | None:
             return handle.read().hex()
     except OSError:
         return None
+
+
+def tainted(line: bytes) -> bool:
+    """Whether a worker's report says the child changed the worker's own state (or cannot be read to say not)."""
+    try:
+        report = json.loads(line.decode("ascii"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return True
+    return not isinstance(report, dict) or report.get("tainted") != []
 
 
 class _Worker:
@@ -175,7 +191,8 @@ class _Worker:
                                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                             start_new_session=True, cwd=self.workdir.name, env=env)
             path = list(_package_binds()[1])
-        init = {"path": path, "preload": list(preload), "seccomp": _seccomp_hex() if isolated else None}
+        init = {"path": path, "preload": list(preload), "seccomp": _seccomp_hex() if isolated else None,
+                "watch": list(WATCHED_DIRECTORIES) if isolated else []}
         self.send(init)
         self.loaded: tuple[str, ...] = ()
 
@@ -313,8 +330,12 @@ class Pool:
         self.workers[tier].remove(worker)
         self.restarts += 1
 
-    def run(self, requests: Sequence[Request], progress: Callable[[int], None] | None = None) -> list[SolutionResult]:
-        """Run every request; one result per request, in order. Never raises for what a solution does."""
+    def run(self, requests: Sequence[Request], progress: Callable[[int], None] | None = None,
+            deadline: float | None = None) -> list[SolutionResult]:
+        """Run every request; one result per request, in order. Never raises for what a solution does.
+
+        ``deadline`` (a ``time.monotonic()`` value): a request not yet started by then is ``time_limit``
+        without running (a caller's budget for the whole batch; started ones keep their own bounds)."""
         results: list[SolutionResult | None] = [None] * len(requests)
         pending = {"light": deque[int](), "heavy": deque[int]()}
         for index, request in enumerate(requests):
@@ -324,6 +345,11 @@ class Pool:
             while pending["light"] or pending["heavy"] or any(w.busy is not None for ws in self.workers.values()
                                                                for w in ws):
                 for tier, queue in pending.items():
+                    while queue and deadline is not None and time.monotonic() >= deadline:
+                        results[queue.popleft()] = failure(
+                            "time_limit", "the request's sandbox budget ran out before this solution ran",
+                            wall_clock=True)
+                        done += 1
                     while queue:
                         idle = [w for w in self.workers[tier] if w.busy is None]
                         cap = self.limit(tier)
@@ -350,7 +376,9 @@ class Pool:
                 busy = [(tier, w) for tier, ws in self.workers.items() for w in ws if w.busy is not None]
                 if not busy:
                     continue
-                timeout = max(0.0, min(w.deadline for _, w in busy) - time.monotonic())
+                timeout = max(0.0, min([w.deadline for _, w in busy]
+                                       + ([deadline] if deadline is not None and (pending["light"] or pending["heavy"])
+                                          else [])) - time.monotonic())
                 for key, _ in selector.select(timeout):
                     tier, worker = key.data
                     chunk = os.read(worker.stdout.fileno(), 65536)
@@ -363,6 +391,8 @@ class Pool:
                         if b"\n" in worker.buffer:
                             line, _, worker.buffer = worker.buffer.partition(b"\n")
                             results[index] = decode_report(line, index)
+                            if tainted(line):
+                                self._retire(tier, worker)
                         else:
                             message = "the sandbox worker died" if not chunk else "the sandbox worker sent too much"
                             results[index] = failure("crash", message)

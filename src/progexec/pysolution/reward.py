@@ -8,16 +8,25 @@ the text of a gold ``python_solution``, executed once in a pool of its own (neve
 runs completions) and cached by its text. The completion's code is extracted as FinanceMath does
 (:func:`progexec.pysolution.extract.extract_code`). Reward 1.0 when the rule accepts, else 0.0; the
 result also says why (the solution's status, the divergence class when only the official rule
-accepts). A process-wide :class:`PythonSolutionScorer` is created on first use and closed at exit.
+accepts). A process-wide :class:`PythonSolutionScorer` is created on first use and closed at exit; it scores
+``Limits.solution_lanes`` calls at once, each in pools of its own (``progexec serve`` runs one request per
+lane, in a thread off its event loop, within the request's budget: :func:`request_budget`).
 """
 
 from __future__ import annotations
 
 import atexit
+import queue
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
+
+from ..bytecache import ByteCache, text_size
+from ..limits import current
 
 from ..reward.model import RewardResult
 from .extract import extract_code
@@ -59,15 +68,48 @@ def _gold_from_result(result: SolutionResult) -> Gold | None:
                 else None)
 
 
-class PythonSolutionScorer:
-    """Scores completions against golds in two warm pools (gold solutions, completions); a context manager."""
+GOLD_ENTRY_BYTES = 400
+"""Bytes counted for a cached gold solution's value beside its text (see :mod:`progexec.bytecache`)."""
 
-    def __init__(self, jobs: int = 2, budget: Budget | None = None, *, unsafe_no_isolation: bool = False) -> None:
+_DEADLINE: ContextVar[float | None] = ContextVar("progexec_solution_deadline", default=None)
+
+
+@contextmanager
+def request_budget(seconds: float) -> Iterator[None]:
+    """Within the block, a solution not yet started ``seconds`` after entering it is ``time_limit`` without running
+    (``progexec serve``'s per-request budget, ``serve_solution_request_seconds``); 0 = no budget."""
+    token = _DEADLINE.set(time.monotonic() + seconds if seconds > 0 else None)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+@dataclass
+class _Lane:
+    """One caller's pools at a time: completions, and gold solutions (never in a worker that runs completions)."""
+
+    pool: Pool | None = None
+    gold_pool: Pool | None = None
+
+
+class PythonSolutionScorer:
+    """Scores completions against golds in warm pools; a context manager.
+
+    ``lanes`` callers score at once (default ``Limits.solution_lanes``), each in pools of its own, so one
+    caller's slow solutions never hold up another's; a further caller waits for a free lane. Gold solutions'
+    values are cached by their text within ``max_cached_gold_bytes``."""
+
+    def __init__(self, jobs: int = 2, budget: Budget | None = None, *, unsafe_no_isolation: bool = False,
+                 lanes: int | None = None) -> None:
         self._args = (jobs, budget, unsafe_no_isolation)
-        self._pool: Pool | None = None
-        self._gold_pool: Pool | None = None
-        self._gold_cache: dict[str, Gold | None] = {}
-        self._lock = threading.Lock()
+        count = max(1, lanes if lanes is not None else current().solution_lanes)
+        self._lanes = [_Lane() for _ in range(count)]
+        self._free: queue.SimpleQueue[_Lane] = queue.SimpleQueue()
+        for lane in self._lanes:
+            self._free.put(lane)
+        self._gold_cache: ByteCache[str, Gold | None] = ByteCache()
+        self._closed = False
 
     def __enter__(self) -> PythonSolutionScorer:
         return self
@@ -76,25 +118,33 @@ class PythonSolutionScorer:
         self.close()
 
     def close(self) -> None:
-        with self._lock:
-            for pool in (self._pool, self._gold_pool):
+        """Close every lane's pools (a lane in use is closed as its caller leaves it)."""
+        self._closed = True
+        for lane in self._lanes:
+            for pool in (lane.pool, lane.gold_pool):
                 if pool is not None:
                     pool.close()
-            self._pool = self._gold_pool = None
+            lane.pool = lane.gold_pool = None
 
     def _new_pool(self) -> Pool:
         jobs, budget, unsafe = self._args
         return Pool(jobs, budget, unsafe_no_isolation=unsafe)
 
-    def _golds(self, golds: Sequence[int | float | bool | str]) -> list[Gold | None]:
-        codes = [gold for gold in golds if isinstance(gold, str) and gold not in self._gold_cache]
-        unique = list(dict.fromkeys(codes))
+    def _golds(self, lane: _Lane, golds: Sequence[int | float | bool | str],
+               deadline: float | None) -> list[Gold | None]:
+        known = self._gold_cache.entries
+        unique = list(dict.fromkeys(gold for gold in golds if isinstance(gold, str) and gold not in known))
+        found: dict[str, Gold | None] = {}
         if unique:
-            if self._gold_pool is None:
-                self._gold_pool = self._new_pool()
-            for code, result in zip(unique, self._gold_pool.run([Request(code) for code in unique])):
-                self._gold_cache[code] = _gold_from_result(result)
-        return [self._gold_cache[gold] if isinstance(gold, str) else _gold_from_value(gold) for gold in golds]
+            if lane.gold_pool is None:
+                lane.gold_pool = self._new_pool()
+            bound = current().max_cached_gold_bytes
+            for code, result in zip(unique, lane.gold_pool.run([Request(code) for code in unique], None, deadline)):
+                found[code] = _gold_from_result(result)
+                if result.status is not Status.TIME_LIMIT or not result.wall_clock:  # an unrun gold is not a value
+                    self._gold_cache.put(code, found[code], text_size(code) + GOLD_ENTRY_BYTES, bound)
+        return [(found[gold] if gold in found else known.get(gold)) if isinstance(gold, str)
+                else _gold_from_value(gold) for gold in golds]
 
     def score(self, completions: Sequence[str], golds: Sequence[int | float | bool | str],
               rule: str = "official") -> list[PythonSolutionReward]:
@@ -103,13 +153,23 @@ class PythonSolutionScorer:
             raise ValueError(f"unknown rule {rule!r} (one of {', '.join(RULES)})")
         if len(completions) != len(golds):
             raise ValueError("completions and golds differ in length")
-        with self._lock:
-            resolved = self._golds(golds)
+        deadline = _DEADLINE.get()
+        lane = self._free.get()
+        try:
+            resolved = self._golds(lane, golds, deadline)
             codes = [extract_code(completion) if isinstance(completion, str) else "" for completion in completions]
             runnable = [index for index, code in enumerate(codes) if code and resolved[index] is not None]
-            if self._pool is None and runnable:
-                self._pool = self._new_pool()
-            ran = self._pool.run([Request(codes[index]) for index in runnable]) if runnable and self._pool else []
+            if lane.pool is None and runnable:
+                lane.pool = self._new_pool()
+            ran = lane.pool.run([Request(codes[index]) for index in runnable], None, deadline) \
+                if runnable and lane.pool else []
+        finally:
+            if self._closed:
+                for pool in (lane.pool, lane.gold_pool):
+                    if pool is not None:
+                        pool.close()
+                lane.pool = lane.gold_pool = None
+            self._free.put(lane)
         results: dict[int, SolutionResult] = dict(zip(runnable, ran))
         rewards = []
         for index, code in enumerate(codes):

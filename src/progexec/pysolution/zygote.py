@@ -3,15 +3,19 @@
 Run as ``python -I -S -c <this source>`` inside bubblewrap by :mod:`progexec.pysolution.pool`
 (it imports nothing from progexec). Protocol, one JSON object per line:
 
-* in, first line: ``{"path", "preload", "seccomp"}`` — import path entries, the modules
-  imported once here (so a solution's ``import numpy`` costs nothing and is never timed), and
-  the seccomp program (hex) every child loads before it runs model code;
+* in, first line: ``{"path", "preload", "seccomp", "watch"}`` — import path entries, the modules
+  imported once here (so a solution's ``import numpy`` costs nothing and is never timed),
+  the seccomp program (hex) every child loads before it runs model code, and the
+  directories whose names are part of this worker's state (the sandbox's writable ones);
 * out: ``{"ready": true, "loaded": [...]}``;
 * in, per solution: ``{"seq", "code", "entry", "allowed", "cpu_seconds", "wall_seconds",
   "memory_bytes"}``;
-* out, per solution: ``{"seq", "result", "signal", "exit", "timed_out", "overflow"}`` where
-  ``result`` is the child's own report (text, at most ``RESULT_CAP`` bytes), forwarded
-  unparsed: the scorer validates it.
+* out, per solution: ``{"seq", "result", "signal", "exit", "timed_out", "overflow", "tainted"}``
+  where ``result`` is the child's own report (text, at most ``RESULT_CAP`` bytes), forwarded
+  unparsed: the scorer validates it; ``tainted`` names what of this worker's own state (its
+  rlimits, nice value, CPU affinity, scheduling policy, the names in its writable
+  directories) differs from what it was when the worker became ready — the pool then
+  replaces the worker, so no later solution runs in a state an earlier one left.
 
 Each child is a fresh copy of this pristine process (model code never runs here), so no
 solution can change the state another one sees. Before the model code runs, the child
@@ -277,6 +281,37 @@ def _collect(pid: int, read_fd: int, wall: float) -> dict[str, Any]:
             "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None}
 
 
+def _state(watch: list[str]) -> dict[str, Any]:
+    """What of this process a child could change from outside: every rlimit, nice, affinity, scheduling, names."""
+    state: dict[str, Any] = {}
+    for name in sorted(dir(resource)):
+        if name.startswith("RLIMIT_"):
+            try:
+                state[name] = resource.getrlimit(getattr(resource, name))
+            except (ValueError, OSError):
+                pass
+    for key, probe in (("nice", lambda: os.getpriority(os.PRIO_PROCESS, 0)),
+                       ("affinity", lambda: sorted(os.sched_getaffinity(0))),
+                       ("scheduler", lambda: os.sched_getscheduler(0)),
+                       ("sched_priority", lambda: os.sched_getparam(0).sched_priority)):
+        try:
+            state[key] = probe()
+        except (AttributeError, OSError):
+            pass
+    for directory in watch:
+        try:
+            state[directory] = sorted(os.listdir(directory))
+        except OSError:
+            pass
+    return state
+
+
+def _changed(before: dict[str, Any], watch: list[str]) -> list[str]:
+    """The names of the state entries that differ from ``before``."""
+    now = _state(watch)
+    return sorted(key for key in before.keys() | now.keys() if before.get(key) != now.get(key))
+
+
 def _seed() -> None:
     """Fixed seeds for the random generators a solution may use, so every run gives the same values."""
     import random
@@ -308,6 +343,8 @@ def main() -> None:
     seccomp = Seccomp(bytes.fromhex(init["seccomp"])) if init.get("seccomp") else None
     gc.collect()
     gc.freeze()
+    watch = [entry for entry in init.get("watch", []) if isinstance(entry, str)]
+    pristine = _state(watch)
     _send(stdout, {"ready": True, "loaded": loaded})
     while True:
         line = stdin.readline()
@@ -322,6 +359,7 @@ def main() -> None:
         os.close(write_fd)
         report = _collect(pid, read_fd, float(request["wall_seconds"]))
         report["seq"] = request["seq"]
+        report["tainted"] = _changed(pristine, watch)
         _send(stdout, report)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
 
+from ..bytecache import CHAR_BYTES, ENTRY_OVERHEAD, ByteCache, text_size
 from ..jsonrecords import Record, decode, unreadable_reason
 from ..limits import current
 from ..records import dumps
@@ -100,12 +101,36 @@ def score_chunk(records: Sequence[Record], default_policy: Policy | None = None)
 
 
 MAX_CACHED_GOLDS = 4096
-# bound: MAX_CACHED_GOLDS = 4096 — parsed gold records kept per process (the oldest dropped first)
+# bound: MAX_CACHED_GOLDS = 4096 — parsed gold records kept per process (the oldest dropped first), within
+# Limits.max_cached_gold_bytes of estimated size (gold_bytes)
 MAX_CACHED_GOLD_CELLS = 10_000
 # bound: MAX_CACHED_GOLD_CELLS = 10_000 — a gold with a larger table is parsed every time, never kept
 
-_GOLDS: dict[object, GoldRecord] = {}
+CELL_BYTES = 120
+"""Bytes counted per table cell of a cached gold (in its key and in the parsed record: two string headers)."""
+
+_CACHE: ByteCache[object, GoldRecord] = ByteCache()
+_GOLDS = _CACHE.entries
 _STR = frozenset({str})
+
+
+def gold_bytes(gold: Mapping[str, Any] | str) -> int:
+    """The estimated size of a cached gold (its key and its parsed record), from its texts' lengths and its table's
+    cells: deterministic, the same on every Python version."""
+    if isinstance(gold, str):
+        return 2 * text_size(gold)
+    size = ENTRY_OVERHEAD
+    for name, value in gold.items():
+        size += 2 * CHAR_BYTES * len(name)
+        if isinstance(value, str):
+            size += 2 * CHAR_BYTES * len(value)
+        elif isinstance(value, list):
+            for row in value:
+                cells = row if isinstance(row, list) else [row]
+                size += sum(CELL_BYTES + 2 * CHAR_BYTES * len(cell) for cell in cells if isinstance(cell, str))
+        else:
+            size += CELL_BYTES
+    return size
 
 
 def _frozen(value: Any) -> Any:
@@ -154,12 +179,7 @@ def cached_gold(gold: Mapping[str, Any] | str) -> GoldRecord | Mapping[str, Any]
     except Exception:  # bad_gold (or a bug, internal_error): reported by score_completion as before
         return gold
     if record.table is None or sum(map(len, record.table)) <= MAX_CACHED_GOLD_CELLS:
-        while len(_GOLDS) >= MAX_CACHED_GOLDS:
-            try:
-                del _GOLDS[next(iter(_GOLDS))]
-            except (KeyError, RuntimeError, StopIteration):  # another thread changed it: try again
-                continue
-        _GOLDS[key] = record
+        _CACHE.put(key, record, gold_bytes(gold), current().max_cached_gold_bytes, MAX_CACHED_GOLDS)
     return record
 
 

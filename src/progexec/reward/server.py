@@ -15,8 +15,13 @@ that trickles its body holds no slot. The body is decoded within counted bounds
 ``bad_input`` record inside the 200 answer (``/batch``) or, on ``/get_reward`` (whose contract has
 no "does not apply"), a 400 naming the field and position (``labels[2]: ...``), as the OpenRLHF
 reward file raises on the same samples (:func:`.remote.judge_samples`). The work
-of a body over :data:`current().serve_inline_body_bytes` runs in a thread (the event loop keeps reading and writing
-other connections), and the slot is given back before the answer is written.
+of a body over ``serve_inline_body_bytes`` runs in a thread (the event loop keeps reading and writing
+other connections), and the slot is given back before the answer is written. A request whose body names
+a dialect that runs Python solutions in the sandbox (FinanceMath, DocMath-Eval) is never worked on the
+loop, whatever its size, nor in an in-process slot: it runs in a thread of its own executor, at most
+``solution_lanes`` at once, each in a sandbox pool of its own (one request's slow solutions never hold up
+another's), within the request's budget ``serve_solution_request_seconds``. So ``/health`` and FinQA-family
+requests are answered while solutions run.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from typing import Any
 
 from ..limits import DEFAULT_LIMITS, Limits, current, using
 from .batch import score_item
+from .core import OWN_RULES
 from .gold import GoldRecordError, parse_policy
 from .model import DEFAULT_POLICY, Policy, RewardStatus, make_result
 from .remote import PayloadError, check_payload, openrlhf_rewards
@@ -62,11 +68,36 @@ class Refusal(Exception):
 
 @dataclass
 class _Slots:
-    """The working slots of one process's event loop (built there, on the first request)."""
+    """The working slots of one process's event loop (built there, on the first request): ``running`` for
+    requests worked in process, ``sandboxed`` for those that run Python solutions (``solution_lanes``)."""
 
     loop: asyncio.AbstractEventLoop
     running: asyncio.Semaphore
+    sandboxed: asyncio.Semaphore
     admitted: int = 0
+
+
+SANDBOXED_DIALECTS = tuple(name for name, where in OWN_RULES.items() if where.startswith("progexec.pysolution."))
+"""Gold dialects whose items run a completion's code in the sandbox (FinanceMath, DocMath-Eval)."""
+
+
+def sandboxed(value: object, budget: int = 1_000_000) -> bool:
+    """Whether a decoded body names a sandboxed dialect in any of its texts (a gold's ``dialect``, or a gold given
+    as JSON text): such a request never runs on the event loop. Conservative: a completion that merely mentions
+    the name goes to a thread too, which changes no answer."""
+    stack = [value]
+    while stack and budget > 0:
+        budget -= 1
+        item = stack.pop()
+        if isinstance(item, str):
+            if any(name in item for name in SANDBOXED_DIALECTS):
+                return True
+        elif isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return bool(stack)  # a body too large to scan is treated as sandboxed
 
 
 class RewardApp:
@@ -78,6 +109,7 @@ class RewardApp:
         self.limits = limits or current()
         self._slots: _Slots | None = None
         self._pool: ThreadPoolExecutor | None = None
+        self._sandbox_pool: ThreadPoolExecutor | None = None
         self._pid = os.getpid()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -87,7 +119,7 @@ class RewardApp:
         record = {name: tuple(value) if isinstance(value, list) else value for name, value in state["limits"].items()}
         self.default_policy = state["default_policy"]
         self.limits = DEFAULT_LIMITS.with_(**record)
-        self._slots, self._pool, self._pid = None, None, os.getpid()
+        self._slots, self._pool, self._sandbox_pool, self._pid = None, None, None, os.getpid()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -117,30 +149,62 @@ class RewardApp:
         body = await _read_body(receive, length)
         if body is None:  # the client went away
             return HTTPStatus.OK, None, True
-        slots, pool = self._slots_here()
+        slots, pool, sandbox_pool = self._slots_here()
         if slots.admitted >= self.limits.serve_active_requests + self.limits.serve_queued_requests:
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "the server is busy; retry")
         slots.admitted += 1
         try:
+            inline = len(body) <= self.limits.serve_inline_body_bytes  # small: a hop to a thread costs more
             async with slots.running:
-                if len(body) <= current().serve_inline_body_bytes:  # small: a hop to a thread would cost more than the work
-                    status, payload = self.answer(path, body)
+                if inline:
+                    decoded = self.decode(body)
                 else:
-                    status, payload = await slots.loop.run_in_executor(pool, self.answer, path, body)
+                    decoded = await slots.loop.run_in_executor(pool, self.decode, body)
+                if isinstance(decoded, _Answer):
+                    return decoded.status, decoded.payload, False
+                if not decoded.sandboxed:
+                    if inline:
+                        status, payload = self.work(path, decoded.value)
+                    else:
+                        status, payload = await slots.loop.run_in_executor(pool, self.work, path, decoded.value)
+                    return status, payload, False
+            # a request that runs Python solutions: never on the loop, never in a slot of the in-process work
+            async with slots.sandboxed:
+                status, payload = await slots.loop.run_in_executor(sandbox_pool, self.work_sandboxed, path,
+                                                                   decoded.value)
         finally:
             slots.admitted -= 1
         return status, payload, False
 
     def answer(self, path: str, body: bytes | bytearray) -> tuple[HTTPStatus, bytes]:
-        """The status and JSON answer of one POST whose body has been read (runs in a worker thread)."""
+        """The status and JSON answer of one POST whose body has been read (in the calling thread)."""
+        decoded = self.decode(body)
+        if isinstance(decoded, _Answer):
+            return decoded.status, decoded.payload
+        return (self.work_sandboxed if decoded.sandboxed else self.work)(path, decoded.value)
+
+    def decode(self, body: bytes | bytearray) -> _Answer | _Decoded:
+        """The decoded body, or the 400 answer naming what is wrong with it."""
         with using(self.limits):
             try:
-                decoded = decode_body(body, self.limits)
+                value = decode_body(body, self.limits)
+                return _Decoded(value, sandboxed(value))
+            except BodyError as error:
+                return _Answer(HTTPStatus.BAD_REQUEST, _error(str(error)))
+
+    def work_sandboxed(self, path: str, decoded: Any) -> tuple[HTTPStatus, bytes]:
+        """:meth:`work` within the request's sandbox budget (``serve_solution_request_seconds``)."""
+        from ..pysolution.reward import request_budget  # imported only for a request that runs solutions
+        with request_budget(self.limits.serve_solution_request_seconds):
+            return self.work(path, decoded)
+
+    def work(self, path: str, decoded: Any) -> tuple[HTTPStatus, bytes]:
+        """The status and JSON answer of one POST whose body is decoded."""
+        with using(self.limits):
+            try:
                 if path == "/get_reward":
                     return HTTPStatus.OK, _encode(self._get_reward(decoded))
                 return HTTPStatus.OK, self._batch(decoded)
-            except BodyError as error:
-                return HTTPStatus.BAD_REQUEST, _error(str(error))
             except Refusal as refusal:
                 return refusal.status, _error(refusal.message)
             except Exception as error:  # a bug: the client gets a JSON 500 naming it, the server goes on
@@ -175,14 +239,33 @@ class RewardApp:
         records = (_item_record(item, index + 1, policy) for index, item in enumerate(items))
         return b'{"results": [' + b", ".join(records) + b"]}"
 
-    def _slots_here(self) -> tuple[_Slots, ThreadPoolExecutor]:
+    def _slots_here(self) -> tuple[_Slots, ThreadPoolExecutor, ThreadPoolExecutor]:
         count = max(self.limits.serve_active_requests, 1)
-        if self._pool is None or self._pid != os.getpid():
-            self._pool, self._slots, self._pid = ThreadPoolExecutor(count, "progexec-serve"), None, os.getpid()
+        lanes = max(self.limits.solution_lanes, 1)
+        if self._pool is None or self._sandbox_pool is None or self._pid != os.getpid():
+            self._pool = ThreadPoolExecutor(count, "progexec-serve")
+            self._sandbox_pool = ThreadPoolExecutor(lanes, "progexec-serve-sandbox")
+            self._slots, self._pid = None, os.getpid()
         loop = asyncio.get_running_loop()
         if self._slots is None or self._slots.loop is not loop:
-            self._slots = _Slots(loop, asyncio.Semaphore(count))
-        return self._slots, self._pool
+            self._slots = _Slots(loop, asyncio.Semaphore(count), asyncio.Semaphore(lanes))
+        return self._slots, self._pool, self._sandbox_pool
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """A request answered before its work (its body could not be decoded)."""
+
+    status: HTTPStatus
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class _Decoded:
+    """A request's decoded body, and whether it runs Python solutions (:func:`sandboxed`)."""
+
+    value: Any
+    sandboxed: bool
 
 
 def _item_record(item: object, line: int, policy: Policy | None) -> bytes:

@@ -34,10 +34,10 @@ import enum
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from ..grammar.tokens import ALL_OPS, official_step_parts as _parts, official_steps as _split_steps
+from ..bytecache import ENTRY_OVERHEAD, memo
 from ..dialects import get_dialect
 from ..interp.ops import FINQA_SYMBOLS
 from ..limits import DEFAULT_LIMITS, ItemTimeLimitExceeded, check_deadline, current, run_with_time_limit
@@ -234,7 +234,11 @@ def prepare_symbolic() -> None:
     _SYMPY_READY.set()
 
 
-@lru_cache(maxsize=8192)
+SYMPY_CHAR_BYTES = 64
+"""Bytes counted per character of a simplified expression's text (a sympy tree holds a few nodes per character)."""
+
+
+@memo("max_memo_bytes", lambda args, value: ENTRY_OVERHEAD + SYMPY_CHAR_BYTES * len(args[0]))
 def _simplified(text: str) -> Any:
     """``sympy.simplify(text, evaluate=False)`` exactly as the official script calls it, cached."""
     if not _SYMPY_READY.is_set():

@@ -23,7 +23,7 @@ from typing import Any, Optional
 
 from ...limits import current
 from ...errors import ProgexecError
-from ..engine import ChildExchange, Fault, StartError
+from ..engine import ChildExchange, Fault, FaultKind, StartError
 from .suite import RewardCase
 
 SIGNATURES = ("verl", "verl-batch", "trl", "openrlhf", "plain")
@@ -97,6 +97,9 @@ class RewardCaller:
         self.hangs = 0
         self.deaths = 0
         self.notes: list[str] = []
+        self.threads_first: int | None = None  # the function's threads running after its first answered call
+        self.threads_last = 0                  # ... and after its last
+        self.thread_names: list[str] = []
 
     @classmethod
     def python(cls, spec: str, signature: str, mode: str, *, batch: int, timeout: float,
@@ -147,6 +150,7 @@ class RewardCaller:
             return [Outcome(Kind.BAD, detail=f"the answer line is not JSON: {line[:120]!r}")] * len(cases)
         if not isinstance(answer, dict):
             return [Outcome(Kind.BAD, detail=f"the answer is not a JSON object: {line[:120]!r}")] * len(cases)
+        self._count_threads(answer)
         if "error" in answer:
             return [Outcome(Kind.CRASH, detail=str(answer.get("detail") or answer["error"])[:300])] * len(cases)
         if self.per_case:
@@ -158,6 +162,30 @@ class RewardCaller:
         if not isinstance(rewards, list) or len(rewards) != len(cases):
             return [Outcome(Kind.BAD, detail="malformed answer from the child")] * len(cases)
         return [_reward(value) for value in rewards]
+
+    def _count_threads(self, answer: dict[str, Any]) -> None:
+        """Keep what the child says of the function's threads still running after this call."""
+        count = answer.get("threads", 0)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            count = 0
+        if self.threads_first is None:
+            self.threads_first = count
+        self.threads_last = count
+        names = answer.get("thread_names")
+        if count and isinstance(names, list):
+            self.thread_names = [str(name)[:80] for name in names[:3]]
+
+    def leaks(self) -> list[str]:
+        """What the function left running, as the report names it: processes still running when its process ended
+        (the reaper killed them), or threads that grew with its calls (more after the last call than after the
+        first: a one-time helper thread is no leak)."""
+        found = [fault.detail for fault in self.exchange.faults if fault.kind is FaultKind.NO_EXIT]
+        first = self.threads_first or 0
+        if self.threads_last > first:
+            shown = ", ".join(self.thread_names)
+            found.append(f"the function left {self.threads_last} thread(s) running after its calls ({first} after "
+                         f"its first call; e.g. {shown}): a thread per call that never ends")
+        return found
 
     def call(self, cases: Sequence[RewardCase]) -> list[Outcome]:
         """One Outcome per case, in order; a batch that crashed or hung is called again case by case."""

@@ -102,12 +102,13 @@ class RewardReport:
     probes: dict[str, list[int]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     incomplete: Optional[str] = None
+    leaks: list[str] = field(default_factory=list)  # what the function left running (fails the run)
 
     def failing_classes(self) -> list[str]:
         return [kind.value for kind in ORDER if kind in self.fail_on and self.by_class[kind.value]]
 
     def passed(self) -> bool:
-        return not self.failing_classes() and self.incomplete is None
+        return not self.failing_classes() and self.incomplete is None and not self.leaks
 
     def simplest(self, kind: str, count: int = 3) -> list[Finding]:
         """The ``count`` shortest examples of a class, over all forms."""
@@ -259,6 +260,7 @@ def run_reward_check(factory: CallerFactory, suite: Sequence[RewardCase], report
     finally:
         main.close()
         report.notes.extend(main.notes)
+        report.leaks.extend(main.leaks())
     if report.not_run:
         report.notes.append(f"{report.not_run:,} case(s) were not run")
     return report
@@ -284,6 +286,8 @@ def _probe(name: str, main: RewardCaller, factory: CallerFactory, suite: Sequenc
         if caller is not main:
             caller.close()
             judge.report.notes.extend(f"{name} probe: {note}" for note in caller.notes)
+            judge.report.leaks.extend(f"{name} probe: {leak}" for leak in caller.leaks()
+                                      if f"{name} probe: {leak}" not in judge.report.leaks)
     judge.report.probes[name] = [len(order), 0]
     for index, outcome in zip(order, again):
         if outcome.kind is Kind.NOT_RUN or outcomes[index].same(outcome):

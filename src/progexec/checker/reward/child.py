@@ -11,7 +11,9 @@ MODE says where the function is called: ``main`` (this process's main thread), `
 pool of worker threads, requests in flight together) or ``pool`` (a process pool). The function
 runs in this separate process, so nothing it does (``SystemExit``, ``os._exit``, a hang, printing,
 signals) can end or fool the checker. The real stdin/stdout are moved to private descriptors
-first; the function's own prints go to stderr.
+first; the function's own prints go to stderr. In ``main`` mode every answer also says how many threads
+the function started that are still running (``"threads"``, ``"thread_names"``): the checker fails a
+function whose threads keep growing with its calls.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import math
 import multiprocessing
 import os
 import sys
+import threading
 import urllib.request
 from collections.abc import Callable
 from typing import Any
@@ -35,6 +38,17 @@ ANSWER_MAX = 200
 
 _FUNC: Callable[..., Any] | None = None
 _SIGNATURE = "plain"
+_OWN_THREADS: set[int] | None = None
+"""In ``main`` mode, the idents of the threads alive before the first call (others are the function's)."""
+NAMED_THREADS = 3
+"""Names of left threads an answer carries (the count is exact)."""
+
+
+def threads_left() -> list[threading.Thread]:
+    """The threads the function started that are still running (``main`` mode only; else none)."""
+    if _OWN_THREADS is None:
+        return []
+    return [thread for thread in threading.enumerate() if thread.ident not in _OWN_THREADS and thread.is_alive()]
 
 
 def describe(value: Any) -> str:
@@ -138,8 +152,16 @@ def answer(line: bytes) -> bytes:
     try:
         rewards = call(request["items"])
     except BaseException as exc:  # SystemExit included: a finding, never an exit
-        return _dump({"id": request["id"], "error": _error(exc)})
-    return _dump({"id": request["id"], "rewards": rewards})
+        return _dump({"id": request["id"], "error": _error(exc), **_threads()})
+    return _dump({"id": request["id"], "rewards": rewards, **_threads()})
+
+
+def _threads() -> dict[str, Any]:
+    """``{"threads": N, "thread_names": [...]}`` when the function's threads are running after its call."""
+    left = threads_left()
+    if not left:
+        return {}
+    return {"threads": len(left), "thread_names": [thread.name[:ANSWER_MAX] for thread in left[:NAMED_THREADS]]}
 
 
 def _pooled(line: bytes) -> bytes:
@@ -213,13 +235,20 @@ def main(argv: list[str]) -> int:
     except BaseException as exc:  # SystemExit at import included: the checker reports a usage error
         print(f"cannot load {spec}: {_error(exc)}", file=sys.stderr)
         return 2
+    global _OWN_THREADS
     executor = _executor(mode)
+    if executor is None:
+        _OWN_THREADS = {thread.ident for thread in threading.enumerate() if thread.ident is not None}
     _write_all(proto_out, READY)
     try:
-        return _serve(proto_in, proto_out, executor)
+        code = _serve(proto_in, proto_out, executor)
     finally:
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
+    if any(not thread.daemon for thread in threads_left()):  # already reported with each answer: do not wait
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ from .classes import ORDER
 from .forms import FORMS_BY_NAME
 
 FORMAT_VERSION = 1
+LEAK_CHARS = 160
+"""Characters of the first leak the verdict line quotes (the text report, JSON and HTML carry it whole)."""
 """Version of the ``--json`` object; raised when a field changes meaning or disappears."""
 
 
@@ -23,6 +25,9 @@ def verdict_line(report: RewardReport) -> str:
     found = ", ".join(f"{kind.value} {report.by_class[kind.value]:,}" for kind in ORDER if report.by_class[kind.value])
     head = "PASS" if report.passed() else "FAIL"
     tail = f"; {report.incomplete}" if report.incomplete else ""
+    if report.leaks:
+        first = report.leaks[0] if len(report.leaks[0]) <= LEAK_CHARS else report.leaks[0][:LEAK_CHARS] + " ..."
+        tail += f"; left running: {first}" + (f" (+{len(report.leaks) - 1} more)" if len(report.leaks) > 1 else "")
     return (f"{head} {report.function} ({report.signature}): {report.cases:,} cases, seed {report.seed}, "
             f"{'findings: ' + found if found else 'no finding'}{tail}")
 
@@ -41,6 +46,7 @@ def as_json(report: RewardReport, meta: Optional[dict[str, Any]] = None) -> dict
         "not_run": report.not_run,
         "passed": report.passed(),
         "incomplete": report.incomplete,
+        "leaks": list(report.leaks),
         "failing_classes": report.failing_classes(),
         "by_class": {kind.value: {"count": report.by_class[kind.value], "rate": rate(report.by_class[kind.value],
                                                                                      report.cases),
@@ -98,6 +104,9 @@ def as_text(report: RewardReport) -> str:
         lines.append("progexec's reference disagrees with the suite's construction (not the function's fault):")
         lines += [f"  {form}: {report.forms[form].reference_disagrees} case(s), e.g. {finding.case.completion[-100:]!r}"
                   f" -> {finding.reference.status}" for form, finding in sorted(report.reference_examples.items())]
+    if report.leaks:
+        lines.append("left running by the function (fails the run):")
+        lines += [f"  {leak}" for leak in report.leaks]
     if report.notes:
         lines.append("notes:")
         lines += [f"  {note}" for note in report.notes]
@@ -123,6 +132,11 @@ def as_junit(report: RewardReport) -> str:
         failures += 1
         case = ElementTree.SubElement(suite, "testcase", classname="progexec.check_reward", name="complete")
         ElementTree.SubElement(case, "failure", type="incomplete", message=report.incomplete)
+    if report.leaks:
+        tests += 1
+        failures += 1
+        case = ElementTree.SubElement(suite, "testcase", classname="progexec.check_reward", name="leaks")
+        ElementTree.SubElement(case, "failure", type="leak", message=report.leaks[0]).text = "\n".join(report.leaks)
     if report.notes:
         ElementTree.SubElement(suite, "system-err").text = "\n".join(report.notes)
     suite.set("tests", str(tests))
