@@ -7,9 +7,12 @@ Every unusable record (not JSON, a 5,000-digit integer, nesting 100,000 deep, ov
 * JSON Lines are split on ``\\n`` only (U+2028 may sit raw inside a JSON string); blank lines are
   not records; a line over ``max_line_chars`` is skipped chunk by chunk, never held whole.
 * A JSON list is decoded one element at a time. A bad element is one error record, and reading
-  resynchronises on the list's structure (:class:`ElementScanner`: brackets matched tolerantly, a
-  raw newline ends a broken string) and goes on with the next element; an element over
-  ``max_line_chars`` is skipped the same way, without holding it.
+  resynchronises and goes on with the next element: on the line's end when the list has one element per
+  line; else on the next ``,`` then ``{`` at bracket depth 0 whose object decodes, or the end
+  :class:`ElementScanner` finds (brackets matched tolerantly, a raw newline ends a broken string),
+  whichever comes first, so one stray quote cannot absorb the next element. An unreadable stretch is one
+  error record per element it holds, told by its separators, each with the count. An element over
+  ``max_line_chars`` is skipped without holding it.
 * A document read whole (one JSON object over several lines) is bounded by ``max_line_chars``,
   like the one record it is.
 """
@@ -208,8 +211,9 @@ class _ListText:
 _RAW_DECODE = raw_decoder()  # json.JSONDecoder().raw_decode, or the fast extra's where it gives the same value
 
 
-def _element(reader: _ListText, number: int, bound: int) -> Record:
-    """The element starting at the reader's position, and the reader moved past it."""
+def _element(reader: _ListText, number: int, bound: int) -> list[Record]:
+    """The element starting at the reader's position, and the reader moved past it: one Record, or one per
+    element of an unreadable stretch (see :func:`_resync`)."""
     where = f"item {number}"
     while True:
         error: str | None = None
@@ -226,21 +230,130 @@ def _element(reader: _ListText, number: int, bound: int) -> Record:
                 text = reader.text[reader.position:end]
                 reader.position = end
                 if len(text) > bound:
-                    return Record(number, where, error=f"{where} is over {bound} characters (max_line_chars)")
+                    return [Record(number, where, error=f"{where} is over {bound} characters (max_line_chars)")]
                 if _suspect_unicode(text) and holds_invalid_unicode(value):
-                    return Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")
-                return Record(number, where, value)
+                    return [Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")]
+                return [Record(number, where, value)]
         if error is not None:
-            scanner = ElementScanner()
-            end_at = scanner.feed(reader.text, reader.position)
-            if end_at is not None and end_at - reader.position <= bound:
-                reader.position = end_at
-                return Record(number, where, error=error)
+            found = _resync(reader, bound)
+            if found is not None:
+                start, reader.position = reader.position, found
+                return _unreadable(number, _elements_in(reader.text, start, found), error, tail=False)
+            if reader.at_end:
+                return _unreadable_rest(reader, number, error)
         if len(reader.text) - reader.position > bound:
-            return _skip(reader, number, where, bound)
-        if not reader.more():
+            return [_skip(reader, number, where, bound)]
+        if not reader.more() and error is None:
             reader.position = len(reader.text)
-            return Record(number, where, error=f"{error or where + ' is incomplete'}; the file ends inside it")
+            return [Record(number, where, error=f"{where} is incomplete; the file ends inside it")]
+
+
+def _line_end(text: str, start: int, complete: bool) -> int | None:
+    """Where a broken element ends when the list has one element per line: the element starts its line
+    (after ``[``, ``,`` or spaces) and the next line starts another element, ``,`` or ``]``. The end is the
+    line's trailing comma (or its newline); None when the list is not laid out so (or more text is needed)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip(" \t\r[,"):
+        return None
+    newline = text.find("\n", start)
+    if newline < 0:
+        return None
+    following = _SPACE.match(text, newline).end()  # type: ignore[union-attr]
+    if following == len(text) and not complete:
+        return None
+    if following < len(text) and text[following] not in "{],":
+        return None
+    line = text[start:newline].rstrip(" \t\r")
+    return start + len(line) - 1 if line.endswith(",") else newline
+
+
+_CANDIDATE = re.compile(r",[ \t\r\n]*\{")
+
+
+def _bracket_depth(text: str, start: int, end: int) -> int:
+    """Openers minus closers in ``text[start:end]``, strings not told apart (a stray quote cannot mislead it)."""
+    return (text.count("{", start, end) + text.count("[", start, end)
+            - text.count("}", start, end) - text.count("]", start, end))
+
+
+def _next_element(text: str, start: int, end: int, complete: bool) -> int | None:
+    """The first separator in ``text[start:end]`` after which an element decodes where the list's own
+    elements start: a ``,`` then ``{`` at bracket depth 0 from ``start`` (counted without telling strings
+    apart, since a stray quote makes that impossible), whose object decodes and is followed by ``,`` or ``]``.
+    Found by the ``{`` rather than by string state, so one stray quote cannot absorb the next element."""
+    depth, counted = 0, start
+    for match in _CANDIDATE.finditer(text, start, end):
+        depth += _bracket_depth(text, counted, match.start())
+        counted = match.start()
+        if depth != 0:
+            continue
+        opener = match.end() - 1
+        try:
+            _, after = _RAW_DECODE(text, opener)
+        except (json.JSONDecodeError, RecursionError, ValueError):
+            continue
+        following = _SPACE.match(text, after).end()  # type: ignore[union-attr]
+        if following < len(text) and text[following] in ",]":
+            return match.start()
+        if following == len(text) and not complete:
+            return None
+    return None
+
+
+def _resync(reader: _ListText, bound: int) -> int | None:
+    """Where the broken element at the reader's position ends (the ``,`` or ``]`` after it), or None while
+    more text is needed. One element per line: its line. Otherwise the first of the next element that
+    decodes (:func:`_next_element`) and the end :class:`ElementScanner` finds by matching brackets."""
+    text, start, complete = reader.text, reader.position, reader.at_end
+    by_line = _line_end(text, start, complete)
+    if by_line is not None and by_line - start <= bound:
+        return by_line
+    scanned = ElementScanner().feed(text, start)
+    limit = min(len(text), start + bound + 1)
+    found = _next_element(text, start, scanned if scanned is not None else limit, complete)
+    if found is not None:
+        return found
+    if scanned is None or scanned - start > bound:
+        return None
+    if len(text) - start > bound or _next_element(text, scanned, limit, complete) is not None:
+        return scanned
+    if complete and not text[scanned:].strip(" \t\r\n,]"):
+        return scanned  # the list ends after it
+    return None  # no element after it decodes yet: more text decides, or the rest is one unreadable stretch
+
+
+def _elements_in(text: str, start: int, end: int) -> int:
+    """How many elements ``text[start:end]`` holds, told by the ``,`` then ``{`` between them at bracket
+    depth 0 (strings not told apart, as in :func:`_next_element`)."""
+    count, depth, counted = 1, 0, start
+    for match in _CANDIDATE.finditer(text, start, end):
+        depth += _bracket_depth(text, counted, match.start())
+        counted = match.start()
+        count += depth == 0
+    return count
+
+
+def _unreadable(number: int, count: int, error: str, tail: bool) -> list[Record]:
+    """One error Record per element of an unreadable stretch, each saying how many could not be read."""
+    if count == 1 and not tail:
+        return [Record(number, f"item {number}", error=error)]
+    last = number + count - 1
+    span = f"item {number}" if count == 1 else f"items {number}-{last}"
+    note = (f"; {span} ({count} element{'s' if count > 1 else ''}, told by their separators) could not be read"
+            + ("; no element after them could be read" if tail else ""))
+    return [Record(index, f"item {index}",
+                   error=(error if index == number else f"item {index} could not be read (it follows item {number} in "
+                                                               "one unreadable stretch)") + note)
+            for index in range(number, last + 1)]
+
+
+def _unreadable_rest(reader: _ListText, number: int, error: str) -> list[Record]:
+    """The rest of the list when no later element can be read: one error Record per element it holds."""
+    text, start = reader.text, reader.position
+    closing = text.rstrip(" \t\r\n")
+    end = len(closing) - 1 if closing.endswith("]") else len(text)
+    reader.position = end
+    return _unreadable(number, _elements_in(text, start, end), error, tail=True)
 
 
 def _skip(reader: _ListText, number: int, where: str, bound: int) -> Record:
@@ -282,8 +395,9 @@ def iter_json_list(source: TextSource, limits: Limits | None = None) -> Iterator
             reader.position += 1
             if reader.skip_space() == "]":
                 continue  # a trailing comma: tolerated
-        number += 1
-        yield _element(reader, number, bound)
+        records = _element(reader, number + 1, bound)
+        number += len(records)
+        yield from records
 
 
 # ---------------------------------------------------------------- shapes and whole documents
