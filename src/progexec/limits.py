@@ -133,6 +133,9 @@ class Limits:
     max_request_values: int = _bound(
         500_000, "most JSON values (strings, numbers, lists, objects) in one progexec serve request body, counted "
                  "before it is decoded; more is 400 (a 16 MiB body of [],[],... is never built)")
+    serve_header_bytes: int = _bound(
+        16 * 1024, "progexec serve: longest request line and headers of one request; longer is 400 and the "
+                   "connection is closed (also when they arrive in one packet, which h11 alone accepts)")
     serve_request_seconds: float = _bound(
         30.0, "progexec serve: a request's headers and body must arrive within this many seconds of its first "
               "byte (a new connection must start one within it too); past it 408 and the connection is closed; 0 = none")
