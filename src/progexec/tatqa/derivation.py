@@ -76,8 +76,9 @@ def _number(items: list[Token]) -> Literal:
 
 def _to_nodes(tree: Tree[Token], text: str) -> Node:
     """The parse tree as Nodes, built bottom-up with an explicit stack: a flat sum of 1,000 terms is a tree
-    1,000 deep, which no recursion limit may decide. The operations are counted against ``max_steps``
-    (:class:`~progexec.limits.Limits`): more is :class:`ProgramTooLongError` (``limit_exceeded``)."""
+    1,000 deep, which no recursion limit may decide. Its operations and groups (``+ - * /``, signs, brackets)
+    are counted against ``max_steps`` (:class:`~progexec.limits.Limits`): more is :class:`ProgramTooLongError`
+    (``limit_exceeded``)."""
     bound = current().max_steps
     operations = 0
     built: list[Node] = []
@@ -94,11 +95,11 @@ def _to_nodes(tree: Tree[Token], text: str) -> Node:
             continue
         arguments = built[len(built) - len(children):]
         del built[len(built) - len(children):]
+        operations += 1
+        if operations > bound:
+            raise ProgramTooLongError(f"the derivation has more than {bound} operations and groups, over the limit "
+                                      f"of {bound} (max_steps)", text[:200], 1, 1)
         if node.data in _BINARY:
-            operations += 1
-            if operations > bound:
-                raise ProgramTooLongError(f"the derivation has more than {bound} operations, over the limit of "
-                                          f"{bound} (max_steps)", text[:200], 1, 1)
             built.append(Binary(str(node.data), arguments[0], arguments[1]))
         elif node.data == "negate":
             built.append(Negate(arguments[0]))
