@@ -217,7 +217,7 @@ def _mixed(layout: str, broken: set[int]) -> str:
 
 
 @pytest.mark.parametrize("layout", ["lines", "one line"])
-@pytest.mark.parametrize("broken", [{2}, {1}, {8}, {2, 3}, {2, 5, 7}, {1, 8}, {6, 7, 8}])
+@pytest.mark.parametrize("broken", [{2}, {1}, {8}, {2, 3}, {2, 5, 7}, {1, 8}, {6, 7, 8}, {1, 2, 3, 4, 5, 6, 7}])
 def test_a_stray_quote_never_absorbs_the_next_element(layout: str, broken: set[int]) -> None:
     records = list(records_from_text(_mixed(layout, broken)))
     assert [record.number for record in records] == list(range(1, 9))  # one record per element, none merged
@@ -241,3 +241,32 @@ def test_exec_names_each_element_with_a_stray_quote_and_keeps_the_rest(
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["status"] for line in lines] == ["ok", "bad_input", "bad_input", "ok", "ok", "ok", "ok", "bad_input"]
     assert [line["value"] for line in lines if line["status"] == "ok"] == [2.0, 5.0, 6.0, 7.0, 8.0]  # add(1, n)
+
+
+@pytest.mark.parametrize("layout", ["lines", "one line"])
+def test_stray_quotes_across_chunk_boundaries_lose_nothing(tmp_path: Path, layout: str) -> None:
+    """A list of 3 MB (past the reader's 1 MiB chunks) with every seventh element broken, and a run of
+    four broken ones: each element is one record in order, the broken ones exactly the bad_input ones."""
+    count = 30_000
+    broken = {number for number in range(1, count + 1) if number % 7 == 0} | {100, 101, 102, 103}
+    elements = [_stray(f"n{number}", number) if number in broken else
+                json.dumps({"id": f"n{number}", "program": f"add(1, {number})", "note": "x" * 60})
+                for number in range(1, count + 1)]
+    path = tmp_path / "big.json"
+    path.write_text("[\n" + ",\n".join(elements) + "\n]\n" if layout == "lines" else "[" + ", ".join(elements) + "]",
+                    encoding="utf-8")
+    items = list(read(path))
+    assert len(items) == count
+    assert {index for index, item in enumerate(items, start=1) if item.error is not None} == broken
+    assert [item.id for item in items if item.error is None] == \
+        [f"n{number}" for number in range(1, count + 1) if number not in broken]
+
+
+@pytest.mark.parametrize("broken", ['{"x":[}', '{"id": "q", "rows": [{"a": 1}, {"b": 2}], "program": "add(1, 2)" '])
+def test_runs_of_broken_elements_are_one_record_each(broken: str) -> None:
+    """Unbalanced brackets (a [ never closed) and a record never closed holding a list of objects: each
+    broken element is one record, the objects inside it are never read as elements."""
+    elements = [json.dumps(GOOD[0])] + [broken] * 5 + [json.dumps(GOOD[1])] + [broken] * 3
+    records = list(records_from_text("[" + ", ".join(elements) + "]"))
+    assert [record.number for record in records] == list(range(1, 11))
+    assert [record.value["id"] for record in records if record.error is None] == ["a", "b"]

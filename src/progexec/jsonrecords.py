@@ -134,15 +134,15 @@ class ElementScanner:
         self.in_string = False
         self.escape = False
 
-    def feed(self, text: str, start: int) -> int | None:
-        """The index in ``text`` where the element ends, or None when it goes on past ``text``."""
-        index, size = start, len(text)
+    def feed(self, text: str, start: int, stop: int | None = None) -> int | None:
+        """The index in ``text`` where the element ends, or None when it goes on past ``text`` (past ``stop``)."""
+        index, size = start, len(text) if stop is None else stop
         while index < size:
             if self.in_string:
                 if self.escape:
                     self.escape, index = False, index + 1
                     continue
-                match = _INSIDE.search(text, index)
+                match = _INSIDE.search(text, index, size)
                 if match is None:
                     return None
                 index = match.end()
@@ -151,7 +151,7 @@ class ElementScanner:
                 else:
                     self.in_string = False
                 continue
-            match = _OUTSIDE.search(text, index)
+            match = _OUTSIDE.search(text, index, size)
             if match is None:
                 return None
             token, index = match.group(), match.end()
@@ -193,9 +193,16 @@ class _ListText:
 
     def __init__(self, source: TextSource) -> None:
         self.source, self.text, self.position, self.at_end = source, "", 0, False
+        self.base = 0  # how many characters of the list were dropped before ``text``: absolute = base + index
+        self.before = "\n"  # the last character dropped that may not stand between elements ("\n": none yet)
+        self.searched: tuple[int, int | None] = (-1, None)  # (where the last search for a readable element
+        # stopped, where it found one or None), as absolute offsets: later broken elements reuse it
 
     def more(self) -> bool:
         chunk = self.source.read(max(CHUNK_CHARS, len(self.text) - self.position))
+        if self.position:
+            self.before = self.text[:self.position].rstrip(" \t\r[,")[-1:] or self.before
+        self.base += self.position
         self.text, self.position = self.text[self.position:] + chunk, 0
         self.at_end = not chunk
         return bool(chunk)
@@ -248,12 +255,15 @@ def _element(reader: _ListText, number: int, bound: int) -> list[Record]:
             return [Record(number, where, error=f"{where} is incomplete; the file ends inside it")]
 
 
-def _line_end(text: str, start: int, complete: bool) -> int | None:
+def _line_end(text: str, start: int, complete: bool, dropped: str) -> int | None:
     """Where a broken element ends when the list has one element per line: the element starts its line
-    (after ``[``, ``,`` or spaces) and the next line starts another element, ``,`` or ``]``. The end is the
-    line's trailing comma (or its newline); None when the list is not laid out so (or more text is needed)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip(" \t\r[,"):
+    (after ``[``, ``,`` or spaces; ``dropped`` is the last other character before ``text``) and the next line
+    starts another element, ``,`` or ``]``. The end is the line's trailing comma (or its newline); None when
+    the list is not laid out so (or more text is needed)."""
+    before = start
+    while before > 0 and text[before - 1] in " \t\r[,":  # only what may stand between elements, back to the line
+        before -= 1
+    if (text[before - 1] if before > 0 else dropped) != "\n":
         return None
     newline = text.find("\n", start)
     if newline < 0:
@@ -267,70 +277,111 @@ def _line_end(text: str, start: int, complete: bool) -> int | None:
     return start + len(line) - 1 if line.endswith(",") else newline
 
 
-_CANDIDATE = re.compile(r",[ \t\r\n]*\{")
+_CANDIDATE_OR_BRACKET = re.compile(r",[ \t\r\n]*\{|[\[\]{}]")
 
 
-def _bracket_depth(text: str, start: int, end: int) -> int:
-    """Openers minus closers in ``text[start:end]``, strings not told apart (a stray quote cannot mislead it)."""
-    return (text.count("{", start, end) + text.count("[", start, end)
-            - text.count("}", start, end) - text.count("]", start, end))
-
-
-def _next_element(text: str, start: int, end: int, complete: bool) -> int | None:
-    """The first separator in ``text[start:end]`` after which an element decodes where the list's own
-    elements start: a ``,`` then ``{`` at bracket depth 0 from ``start`` (counted without telling strings
-    apart, since a stray quote makes that impossible), whose object decodes and is followed by ``,`` or ``]``.
-    Found by the ``{`` rather than by string state, so one stray quote cannot absorb the next element."""
-    depth, counted = 0, start
-    for match in _CANDIDATE.finditer(text, start, end):
-        depth += _bracket_depth(text, counted, match.start())
-        counted = match.start()
-        if depth != 0:
+def _candidates(text: str, start: int, end: int) -> Iterator[re.Match[str]]:
+    """Every ``,`` then ``{`` in ``text[start:end]`` where one of the list's own elements may start: where
+    every bracket still open is the ``{`` of an element (of the one at ``start``, or of an earlier
+    candidate: a record never closed). Brackets are counted without telling strings apart (a stray quote
+    makes that impossible) and matched tolerantly, as :class:`ElementScanner` matches them: a closer closes
+    back to the nearest opener it matches, one with none open is ignored (so ``{"x":[}`` is closed), and an
+    object inside a list inside an element (``"rows": [{...}, {...}]``) is never a candidate."""
+    stack: list[str] = []  # "[", "{", or "E": the "{" of an element
+    open_count = {"[": 0, "{": 0}
+    nested = 0  # open brackets that are not an element's "{"
+    for match in _CANDIDATE_OR_BRACKET.finditer(text, start, end):
+        token = match.group()
+        if token[0] == "," or (token == "{" and match.start() == start):
+            if not nested:
+                if token[0] == ",":
+                    yield match
+                stack.append("E")
+                open_count["{"] += 1
+                continue
+            token = "{"
+        if token in "[{":
+            stack.append(token)
+            open_count[token] += 1
+            nested += 1
             continue
+        opener = "[" if token == "]" else "{"
+        if open_count[opener]:
+            while True:
+                top = stack.pop()
+                open_count["{" if top == "E" else top] -= 1
+                nested -= top != "E"
+                if top == opener or (top == "E" and opener == "{"):
+                    break
+
+
+def _next_element(text: str, start: int, end: int, complete: bool) -> tuple[int | None, int]:
+    """The first separator in ``text[start:end]`` after which an element decodes where the list's own
+    elements start: a ``,`` then ``{`` at bracket depth 0 from ``start`` (:func:`_candidates`), whose object
+    decodes and is followed by ``,`` or ``]``.
+    Found by the ``{`` rather than by string state, so one stray quote cannot absorb the next element.
+    Also where the search stopped: ``end``, the separator found, or one whose object runs past the text read
+    so far (more text decides it)."""
+    for match in _candidates(text, start, end):
         opener = match.end() - 1
         try:
             _, after = _RAW_DECODE(text, opener)
-        except (json.JSONDecodeError, RecursionError, ValueError):
+        except json.JSONDecodeError as failure:
+            if not complete and (failure.pos >= len(text) - 1 or failure.msg.startswith("Unterminated string")):
+                return None, match.start()  # it runs past the text read so far: more text decides
+            continue
+        except (RecursionError, ValueError):
             continue
         following = _SPACE.match(text, after).end()  # type: ignore[union-attr]
         if following < len(text) and text[following] in ",]":
-            return match.start()
+            return match.start(), match.start()
         if following == len(text) and not complete:
-            return None
-    return None
+            return None, match.start()
+    return None, end
+
+
+def _readable_after(reader: _ListText, start: int, bound: int) -> int | None:
+    """:func:`_next_element` from ``start`` within ``bound``, reusing the reader's last search: a broken element
+    before the readable one an earlier search found ends there too, and a search goes on where the last one
+    stopped, so a run of broken elements is searched once (linear work)."""
+    text, complete, base = reader.text, reader.at_end, reader.base
+    end = min(len(text), start + bound + 1)
+    stopped, found = reader.searched
+    if found is not None and base + start < found <= base + len(text):
+        return found - base
+    begin = stopped - base if found is None and base + start < stopped <= base + end else start
+    position, searched_to = _next_element(text, begin, end, complete)
+    reader.searched = (base + searched_to, None if position is None else base + position)
+    return position
 
 
 def _resync(reader: _ListText, bound: int) -> int | None:
     """Where the broken element at the reader's position ends (the ``,`` or ``]`` after it), or None while
-    more text is needed. One element per line: its line. Otherwise the first of the next element that
-    decodes (:func:`_next_element`) and the end :class:`ElementScanner` finds by matching brackets."""
+    more text is needed (or no element after it can be read). One element per line: its line. Otherwise the
+    end :class:`ElementScanner` finds by matching brackets, if it comes before the next element that decodes
+    (:func:`_readable_after`), else that element's separator."""
     text, start, complete = reader.text, reader.position, reader.at_end
-    by_line = _line_end(text, start, complete)
+    by_line = _line_end(text, start, complete, reader.before)
     if by_line is not None and by_line - start <= bound:
         return by_line
-    scanned = ElementScanner().feed(text, start)
-    limit = min(len(text), start + bound + 1)
-    found = _next_element(text, start, scanned if scanned is not None else limit, complete)
-    if found is not None:
-        return found
+    found = _readable_after(reader, start, bound)
+    if found is None and not complete and len(text) - start <= bound:
+        return None  # no readable element in the text read so far: more text decides
+    scanned = ElementScanner().feed(text, start, found)
     if scanned is None or scanned - start > bound:
-        return None
-    if len(text) - start > bound or _next_element(text, scanned, limit, complete) is not None:
-        return scanned
-    if complete and not text[scanned:].strip(" \t\r\n,]"):
-        return scanned  # the list ends after it
-    return None  # no element after it decodes yet: more text decides, or the rest is one unreadable stretch
+        return found
+    if found is None and complete:  # brackets end it, but is any element after it readable? (searched once)
+        after, _ = _next_element(text, scanned, len(text), True)
+        if after is None:
+            return None  # no: the rest of the list is one unreadable stretch, every element of it counted
+        reader.searched = (reader.base + after, reader.base + after)
+    return scanned
 
 
 def _elements_in(text: str, start: int, end: int) -> int:
     """How many elements ``text[start:end]`` holds, told by the ``,`` then ``{`` between them at bracket
-    depth 0 (strings not told apart, as in :func:`_next_element`)."""
-    count, depth, counted = 1, 0, start
-    for match in _CANDIDATE.finditer(text, start, end):
-        depth += _bracket_depth(text, counted, match.start())
-        counted = match.start()
-        count += depth == 0
-    return count
+    depth 0 (:func:`_candidates`)."""
+    return 1 + sum(1 for _ in _candidates(text, start, end))
 
 
 def _unreadable(number: int, count: int, error: str, tail: bool) -> list[Record]:
