@@ -72,7 +72,7 @@ def find(completion: str) -> Found:
         return Found(_programs(text), _boxed(text), _marked(text), _bare_line(text))
     programs = list(_programs(outside))
     spans: list[str] = []
-    for tag in tags:
+    for tag, end in tags:
         content = tag.strip()
         if not content:
             continue  # an empty tag: no answer
@@ -80,7 +80,10 @@ def find(completion: str) -> Found:
             programs.append(_one_line(content))
             continue
         inner = _programs(content)
-        spans.extend(_boxed(content) or _marked(content) or (() if inner else (content,)))
+        found = list(_boxed(content) or _marked(content) or (() if inner else (content,)))
+        if found:
+            found[-1] += _after_box(text, end)  # a hedge after the tag (``<answer>5</answer> or 6``)
+        spans.extend(found)
         programs.extend(inner)
     return Found(_distinct(programs), _boxed(outside), _marked(outside), None, tuple(spans))
 
@@ -104,10 +107,10 @@ def without_reasoning(text: str) -> str:
     return "".join(kept)
 
 
-def _answer_tags(text: str) -> tuple[list[str], str]:
+def _answer_tags(text: str) -> tuple[list[tuple[str, int]], str]:
     """The contents of every closed ``<answer>…</answer>`` (an opening tag pairs with the next closing
-    one) and the text outside them. One pass."""
-    tags: list[str] = []
+    one) with where its closing tag ends, and the text outside them. One pass."""
+    tags: list[tuple[str, int]] = []
     outside: list[str] = []
     start, opened = 0, -1
     for tag in _ANSWER_TAG.finditer(text):
@@ -116,7 +119,7 @@ def _answer_tags(text: str) -> tuple[list[str], str]:
                 outside.append(text[start:tag.start()])
                 opened = tag.end()
         elif opened >= 0:
-            tags.append(text[opened:tag.start()])
+            tags.append((text[opened:tag.start()], tag.end()))
             opened, start = -1, tag.end()
             outside.append("\n")
     outside.append(text[start:])
@@ -179,10 +182,13 @@ def _boxed(text: str) -> tuple[str, ...]:
 
 
 def _after_box(text: str, start: int) -> str:
-    """What follows a box and offers another value, as later sentences of its answer: the rest of its
-    line when it holds a hedge word (``\\boxed{5} or 6``), then the hedge lines after it."""
+    """What follows a box (or an ``<answer>`` tag) and offers another value, as later sentences of its
+    answer: the rest of its line up to another tag when it holds a hedge word (``\\boxed{5} or 6``), then
+    the hedge lines after it."""
     line_end = text.find("\n", start)
     rest = text[start:] if line_end < 0 else text[start:line_end]
+    tag = _ANSWER_TAG.search(rest)
+    rest = rest if tag is None else rest[:tag.start()]
     offered = "; " + rest if _HEDGE_IN_LINE.search(rest) else ""
     if line_end < 0:
         return offered
