@@ -66,8 +66,12 @@ def test_a_numpy_bool_is_read_as_the_official_rule_reads_it() -> None:
     code = "```python\nimport numpy as np\ndef solution():\n    return np.bool_(True)\n```"
     assert python_solution_reward(code, 1) == 1.0
     assert python_solution_reward(code, 2) == 0.0
-    # a gold solution returning a numpy bool is a bool gold: type(gt).__name__ is 'bool', compared by ==
-    assert python_solution_reward(fenced("True"), "import numpy as np\ndef solution():\n    return np.bool_(True)") == 1.0
+    # a gold solution returning a numpy bool: the official assert reads type(gt).__name__, 'bool' since numpy 2
+    # (compared by ==), 'bool_' before (every prediction wrong)
+    numpy = pytest.importorskip("numpy")
+    expected = 1.0 if type(numpy.bool_(True)).__name__ == "bool" else 0.0
+    gold = "import numpy as np\ndef solution():\n    return np.bool_(True)"
+    assert python_solution_reward(fenced("True"), gold) == expected
 
 
 @pytest.mark.parametrize(("sleep", "expected"), [(5, 0.0), (2, 1.0)])
