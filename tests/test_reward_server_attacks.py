@@ -285,6 +285,12 @@ def test_headers_over_16_kib_sent_whole_are_refused(served: Served, size: int) -
     assert "error" in json.loads(answer.partition(b"\r\n\r\n")[2])
 
 
+def test_a_pipelined_request_with_headers_over_16_kib_is_refused(served: Served) -> None:
+    small = b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+    big = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (20 * 1024) + b"\r\n\r\n"
+    assert _statuses(raw_exchange(served.port, small + big)) == [200, 400]
+
+
 def test_headers_just_under_16_kib_are_read(served: Served) -> None:
     head = b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: " + b"a" * (15 * 1024) + b"\r\n\r\n"
     assert _statuses(raw_exchange(served.port, head)) == [200]

@@ -97,6 +97,10 @@ class GuardedH11Protocol(H11Protocol):
         return (len(head) if end < 0 else end) > self._header_bytes
 
     def on_response_complete(self) -> None:
+        if (self.conn.our_state is h11.DONE and self.conn.their_state is h11.DONE and not self.transport.is_closing()
+                and self._head_too_long(b"")):  # a pipelined next request, already read, whose head is too long
+            self.send_400_response("the request line and headers are over serve_header_bytes")
+            return
         super().on_response_complete()  # may already have read a pipelined next request
         if self.transport.is_closing():
             return
