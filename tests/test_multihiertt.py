@@ -75,6 +75,20 @@ def test_an_invalid_program_still_returns_a_value(program: str, returned: object
     assert record["official_returned"] == returned
 
 
+@pytest.mark.parametrize("program", ["", "   ", " , "])
+def test_the_empty_program_is_officially_invalid(program: str, tmp_path: Path) -> None:
+    """MultiHiertt's eval_program (psunlpgroup/MultiHiertt @ 45bd9cc, utils/program_generation_utils.py) runs no
+    step for ``program_tokenization("")`` = ["EOF"] and returns this_res "n/a", the result it gives an invalid
+    program; evaluate.py compares only that result. The record says official_valid false, returned "n/a"."""
+    execution = mh(program)
+    record = json.loads(dumps(outcome_fields(execution)))
+    assert (record["official_valid"], record["official_value"], record["official_returned"]) == (False, None, "n/a")
+    path = tmp_path / "empty.jsonl"
+    path.write_text(json.dumps({"id": "e", "program": program}) + "\n")
+    line = _cli("exec", str(path), "--dialect", "multihiertt", "--quiet").stdout.splitlines()[0]
+    assert json.loads(line)["official_valid"] is False
+
+
 def test_a_bound_reached_is_limit_exceeded_in_this_dialect_too() -> None:
     execution = progexec.run("add(1, 2)", dialect="multihiertt", limits=progexec.Limits(max_program_chars=5))
     assert execution.status is Status.LIMIT_EXCEEDED and "max_program_chars" in execution.outcome.message

@@ -55,6 +55,8 @@ def attacks(gold_path: Path, marker: Path) -> dict[str, tuple[str, set[str]]]:
                          {"ok"}),
         "infinite_loop": ("def solution():\n    while True:\n        pass", {"time_limit"}),
         "sleep": ("import time\ndef solution():\n    time.sleep(1000)\n    return 1", {"time_limit"}),
+        "select_sleep": ("import select\ndef solution():\n    select.select([], [], [], 1000)\n    return 1",
+                         {"time_limit"}),
         "memory_bomb": ("def solution():\n    return 'x' * (3 * 10**9)", {"memory_limit"}),
         "growing_memory_bomb": ("def solution():\n    x = []\n    while True:\n        x.append(bytearray(10**8))",
                                 {"memory_limit", "time_limit"}),
@@ -93,7 +95,10 @@ def test_hostile_solutions_change_no_verdict_but_their_own(tmp_path: Path) -> No
     for name, (_, allowed) in hostile.items():
         assert statuses[f"h-{name}"] in allowed, (name, statuses[f"h-{name}"])
     by_id = {item.id: item for item in mixed_score.items}
-    assert by_id["h-sleep"].result.wall_clock  # a sleep uses no CPU: only the wall-clock backstop stops it
+    # time.sleep is counted against the official alarm (no clock needed); a wait it cannot count (select) uses no
+    # CPU: only the wall-clock backstop stops it
+    assert not by_id["h-sleep"].result.wall_clock and "alarm" in by_id["h-sleep"].result.message
+    assert by_id["h-select_sleep"].result.wall_clock
     assert mixed_score.summary()["wall_clock_stops"] >= 1
     forged = by_id["h-forge_result"]
     assert forged.official  # a forged report can only claim its own answer (1.5 is this question's gold)

@@ -58,3 +58,30 @@ def test_python_solution_golds_go_through_the_reward_core_and_its_adapters() -> 
     assert score_completion(right, by_solution).score == 1.0
     assert compute_score("progexec/financemath", right, "42", {"dialect": "financemath"})["score"] == 1.0
     assert score_completion(right, {"dialect": "financemath", "answer": "forty-two"}).status.label == "bad_gold"
+
+
+def test_a_numpy_bool_is_read_as_the_official_rule_reads_it() -> None:
+    """FinanceMath's get_acc(prediction, gt, cot=False) first calls float(prediction): float(np.bool_(True)) is
+    1.0, and compare_two_numbers(1.0, 1) accepts it (a ratio of 1). It used to be bad_result, scored 0."""
+    code = "```python\nimport numpy as np\ndef solution():\n    return np.bool_(True)\n```"
+    assert python_solution_reward(code, 1) == 1.0
+    assert python_solution_reward(code, 2) == 0.0
+    # a gold solution returning a numpy bool: the official assert reads type(gt).__name__, 'bool' since numpy 2
+    # (compared by ==), 'bool_' before (every prediction wrong)
+    numpy = pytest.importorskip("numpy")
+    expected = 1.0 if type(numpy.bool_(True)).__name__ == "bool" else 0.0
+    gold = "import numpy as np\ndef solution():\n    return np.bool_(True)"
+    assert python_solution_reward(fenced("True"), gold) == expected
+
+
+@pytest.mark.parametrize(("sleep", "expected"), [(5, 0.0), (2, 1.0)])
+def test_a_solution_that_sleeps_past_the_official_alarm_scores_0(sleep: float, expected: float) -> None:
+    """FinanceMath's evaluation.py runs each solution under signal.alarm(3) (wall clock): one that sleeps 5 s is a
+    TimeoutException, acc 0, whatever it would return; one that sleeps 2 s returns in time. The CPU limit alone
+    let the 5 s sleep finish (it uses no CPU) and scored 1. The sleep is counted, not timed."""
+    code = f"```python\nimport time\ndef solution():\n    time.sleep({sleep})\n    return 5\n```"
+    with PythonSolutionScorer(jobs=1, budget=Budget(cpu_seconds=3, wall_seconds=30, alarm_seconds=3)) as scorer:
+        [result] = scorer.score([code], [5])
+    assert result.reward == expected
+    if expected == 0.0:
+        assert result.status == "time_limit" and "alarm" in result.message

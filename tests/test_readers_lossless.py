@@ -199,3 +199,74 @@ def test_a_first_line_longer_than_the_look_ahead_is_json_lines(tmp_path: Path) -
     path = tmp_path / "preds.jsonl"
     path.write_text(long + "\n" + json.dumps({"id": "b", "predicted": "add(1, 2)"}) + "\n", encoding="utf-8")
     assert [record.value["id"] for record in read_records(path)] == ["a", "b"]
+
+
+# ---------------------------------------------------------------- a stray quote in one element
+
+def _stray(name: str, number: int) -> str:
+    """The element of the attack: a program string closed early, so a quote is left over."""
+    return '{"id":"%s","program":"add(1, %d), "x":1}' % (name, number)
+
+
+def _mixed(layout: str, broken: set[int]) -> str:
+    """Eight elements, those in ``broken`` with a stray quote; one per line or all on one line."""
+    names = "abcdefgh"
+    elements = [_stray(name, number) if number in broken else json.dumps({"id": name, "program": f"add(1, {number})"})
+                for number, name in enumerate(names, start=1)]
+    return "[\n" + ",\n".join(elements) + "\n]\n" if layout == "lines" else "[" + ", ".join(elements) + "]"
+
+
+@pytest.mark.parametrize("layout", ["lines", "one line"])
+@pytest.mark.parametrize("broken", [{2}, {1}, {8}, {2, 3}, {2, 5, 7}, {1, 8}, {6, 7, 8}, {1, 2, 3, 4, 5, 6, 7}])
+def test_a_stray_quote_never_absorbs_the_next_element(layout: str, broken: set[int]) -> None:
+    records = list(records_from_text(_mixed(layout, broken)))
+    assert [record.number for record in records] == list(range(1, 9))  # one record per element, none merged
+    assert {record.number for record in records if record.error} == broken
+    assert [record.value["id"] for record in records if record.error is None] == \
+        [name for number, name in enumerate("abcdefgh", start=1) if number not in broken]
+
+
+def test_a_one_line_list_says_how_many_elements_it_could_not_read() -> None:
+    text = "[" + ", ".join([json.dumps({"id": "a", "program": "add(1, 1)"})] + [_stray(n, 2) for n in "bcd"]) + "]"
+    errors = [record.error or "" for record in records_from_text(text)][1:]
+    assert len(errors) == 3 and all("items 2-4 (3 elements" in error for error in errors)
+
+
+@pytest.mark.parametrize("layout", ["lines", "one line"])
+def test_exec_names_each_element_with_a_stray_quote_and_keeps_the_rest(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], layout: str) -> None:
+    path = tmp_path / "list.json"
+    path.write_text(_mixed(layout, {2, 3, 8}), encoding="utf-8")
+    assert main(["exec", str(path), "--quiet"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["status"] for line in lines] == ["ok", "bad_input", "bad_input", "ok", "ok", "ok", "ok", "bad_input"]
+    assert [line["value"] for line in lines if line["status"] == "ok"] == [2.0, 5.0, 6.0, 7.0, 8.0]  # add(1, n)
+
+
+@pytest.mark.parametrize("layout", ["lines", "one line"])
+def test_stray_quotes_across_chunk_boundaries_lose_nothing(tmp_path: Path, layout: str) -> None:
+    """A list of 3 MB (past the reader's 1 MiB chunks) with every seventh element broken, and a run of
+    four broken ones: each element is one record in order, the broken ones exactly the bad_input ones."""
+    count = 30_000
+    broken = {number for number in range(1, count + 1) if number % 7 == 0} | {100, 101, 102, 103}
+    elements = [_stray(f"n{number}", number) if number in broken else
+                json.dumps({"id": f"n{number}", "program": f"add(1, {number})", "note": "x" * 60})
+                for number in range(1, count + 1)]
+    path = tmp_path / "big.json"
+    path.write_text("[\n" + ",\n".join(elements) + "\n]\n" if layout == "lines" else "[" + ", ".join(elements) + "]",
+                    encoding="utf-8")
+    items = list(read(path))
+    assert len(items) == count
+    assert {index for index, item in enumerate(items, start=1) if item.error is not None} == broken
+    assert [item.id for item in items if item.error is None] == \
+        [f"n{number}" for number in range(1, count + 1) if number not in broken]
+
+
+@pytest.mark.parametrize("broken", ['{"x":[}', '{"id": "q", "rows": [{"a": 1}, {"b": 2}], "program": "add(1, 2)" '])
+def test_runs_of_broken_elements_are_one_record_each(broken: str) -> None:
+    """Unbalanced brackets (a [ never closed) and a record never closed holding a list of objects: each
+    broken element is one record, the objects inside it are never read as elements."""
+    elements = [json.dumps(GOOD[0])] + [broken] * 5 + [json.dumps(GOOD[1])] + [broken] * 3
+    records = list(records_from_text("[" + ", ".join(elements) + "]"))
+    assert [record.number for record in records] == list(range(1, 11))
+    assert [record.value["id"] for record in records if record.error is None] == ["a", "b"]

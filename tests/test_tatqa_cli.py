@@ -61,8 +61,7 @@ def test_score_exits_1_where_the_official_script_stops(tmp_path: Path, capsys: p
 def test_bad_prediction_files(tmp_path: Path, content: str) -> None:
     pred = tmp_path / "pred.json"
     pred.write_text(content)
-    expected = 2 if content.startswith("{") else 0  # a list is read (no uid in it: every question missing)
-    assert main(["score", "--gold", "tatqa:test", "--pred", str(pred), "--no-progress"]) == expected
+    assert main(["score", "--gold", "tatqa:test", "--pred", str(pred), "--no-progress"]) == 2
 
 
 def test_exec_writes_one_line_per_arithmetic_question(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -161,5 +160,38 @@ def test_hostile_questions_never_crash(tmp_path: Path, capsys: pytest.CaptureFix
     assert sum(1 for status in statuses.values() if status == "bad_input") == 4 and "date" not in statuses
     assert main(["report", str(gold), "--out", str(tmp_path / "r"), "--json", "--no-progress"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["not_executed"] == {"bad_input": 4, "date": 1, "limit_exceeded": 2}  # "big": a refused literal
+    # "deep", "long" and "big" are executed and refused by counted bounds (max_steps, max_literal_chars), not
+    # stopped by Python's recursion limit
+    assert summary["not_executed"] == {"bad_input": 4, "date": 1}
     assert main(["score", "--gold", str(gold), "--pred", str(gold), "--no-progress"]) == 2  # as the official: a KeyError
+
+
+def test_a_prediction_list_is_refused_naming_the_file_and_the_shape(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """The official tatqa_eval.py finds no uid in a list (``uid in list``) and scores every question 0 without a
+    word; progexec refuses it (exit 2) naming the file and the {uid: [answer, scale]} object it expects."""
+    uid = next(read_questions("tatqa:test")).uid
+    pred = tmp_path / "pred.json"
+    pred.write_text(json.dumps([[uid, ["1", ""]]]))
+    assert main(["score", "--gold", "tatqa:test", "--pred", str(pred), "--no-progress"]) == 2
+    error = capsys.readouterr().err
+    assert str(pred) in error and "{uid: [answer, scale]}" in error
+
+
+@pytest.mark.parametrize("value", [[[1, "a"], ""], "abc", 7, {"a": 1, "b": 2, "c": 3}, ["12.5", None]])
+def test_a_prediction_the_official_script_cannot_read_is_bad_input_naming_its_uid(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], value: object) -> None:
+    """A list answer mixing a number and a string (the official sorted() raises TypeError), a value that is not a
+    list (``answer, scale = value`` raises), a number with a null scale (``None.lower()`` raises): the official run
+    stops there, so progexec marks that question bad_input naming its uid and exits 1; the others are scored."""
+    questions = list(read_questions("tatqa:test"))
+    broken = next(q.uid for q in questions if q.answer_type == "arithmetic")
+    pred = tmp_path / "pred.json"
+    pred.write_text(json.dumps({broken: value}))
+    items = tmp_path / "items.jsonl"
+    assert main(["score", "--gold", "tatqa:test", "--pred", str(pred), "--items", str(items), "--no-progress"]) == 1
+    records = [json.loads(line) for line in items.read_text().splitlines()]
+    assert len(records) == len(questions)
+    bad = [record for record in records if record["reason"] == "bad_input"]
+    assert [record["uid"] for record in bad] == [broken] and broken in bad[0]["error"]
+    assert {record["reason"] for record in records if record["uid"] != broken} == {"missing"}

@@ -13,6 +13,8 @@ from progexec.tatqa import read_questions
 from progexec.tatqa.derivation import parse_and_lower, parse_derivation
 from progexec.tatqa.execute import FLOAT64, Finding, is_tie, round_half_up, run_derivation
 from progexec.interp.evaluate import evaluate
+from progexec.interp.status import Status
+from progexec.limits import Limits, using
 
 
 @pytest.mark.parametrize(("text", "program"), [
@@ -93,3 +95,21 @@ def test_unparseable_and_refused_derivations_are_classified() -> None:
     question["derivation"] = "five"
     result = run_derivation("x", question)
     assert result.findings == (Finding.UNPARSEABLE,) and "column 1" in result.message
+
+
+def test_a_flat_sum_of_a_thousand_terms_is_answered_not_nested_too_deeply() -> None:
+    """1 + 1 + ... + 1 (1,000 terms) is a tree 1,000 deep; it answers 1000, as evaluating the text does,
+    instead of stopping at Python's recursion limit."""
+    result = run_derivation("flat", {"derivation": " + ".join(["1"] * 1000), "answer": 1000, "scale": "",
+                                     "answer_type": "arithmetic"})
+    assert (result.status, result.value, result.match) == (Status.OK, 1000.0, True)
+
+
+def test_a_derivation_over_max_steps_operations_is_limit_exceeded_by_the_counted_bound() -> None:
+    with using(Limits(max_steps=50)):
+        result = run_derivation("long", {"derivation": " + ".join(["1"] * 52), "answer": 52, "scale": "",
+                                         "answer_type": "arithmetic"})
+        fits = run_derivation("fits", {"derivation": " + ".join(["1"] * 51), "answer": 51, "scale": "",
+                                       "answer_type": "arithmetic"})
+    assert result.status is Status.LIMIT_EXCEEDED and "(max_steps)" in (result.message or "")
+    assert (fits.status, fits.value) == (Status.OK, 51.0)

@@ -78,7 +78,7 @@ def test_prediction_values_are_read_with_the_official_python(tmp_path: Path) -> 
     assert score_questions(questions, []).em == 0.0  # a list holds no uid: every question is missing
     stopped = score_questions(questions, {"b": ["Revenue", "", "x"]})  # three values do not unpack
     assert stopped.aborted is not None and "b" in stopped.aborted
-    assert [q.reason for q in stopped.questions] == [Reason.MISSING, Reason.OFFICIAL_ERROR]
+    assert [q.reason for q in stopped.questions] == [Reason.MISSING, Reason.BAD_INPUT]
 
 
 def test_a_prediction_file_that_is_not_json_is_an_input_error(tmp_path: Path) -> None:

@@ -7,9 +7,12 @@ Every unusable record (not JSON, a 5,000-digit integer, nesting 100,000 deep, ov
 * JSON Lines are split on ``\\n`` only (U+2028 may sit raw inside a JSON string); blank lines are
   not records; a line over ``max_line_chars`` is skipped chunk by chunk, never held whole.
 * A JSON list is decoded one element at a time. A bad element is one error record, and reading
-  resynchronises on the list's structure (:class:`ElementScanner`: brackets matched tolerantly, a
-  raw newline ends a broken string) and goes on with the next element; an element over
-  ``max_line_chars`` is skipped the same way, without holding it.
+  resynchronises and goes on with the next element: on the line's end when the list has one element per
+  line; else on the next ``,`` then ``{`` at bracket depth 0 whose object decodes, or the end
+  :class:`ElementScanner` finds (brackets matched tolerantly, a raw newline ends a broken string),
+  whichever comes first, so one stray quote cannot absorb the next element. An unreadable stretch is one
+  error record per element it holds, told by its separators, each with the count. An element over
+  ``max_line_chars`` is skipped without holding it.
 * A document read whole (one JSON object over several lines) is bounded by ``max_line_chars``,
   like the one record it is.
 """
@@ -131,15 +134,15 @@ class ElementScanner:
         self.in_string = False
         self.escape = False
 
-    def feed(self, text: str, start: int) -> int | None:
-        """The index in ``text`` where the element ends, or None when it goes on past ``text``."""
-        index, size = start, len(text)
+    def feed(self, text: str, start: int, stop: int | None = None) -> int | None:
+        """The index in ``text`` where the element ends, or None when it goes on past ``text`` (past ``stop``)."""
+        index, size = start, len(text) if stop is None else stop
         while index < size:
             if self.in_string:
                 if self.escape:
                     self.escape, index = False, index + 1
                     continue
-                match = _INSIDE.search(text, index)
+                match = _INSIDE.search(text, index, size)
                 if match is None:
                     return None
                 index = match.end()
@@ -148,7 +151,7 @@ class ElementScanner:
                 else:
                     self.in_string = False
                 continue
-            match = _OUTSIDE.search(text, index)
+            match = _OUTSIDE.search(text, index, size)
             if match is None:
                 return None
             token, index = match.group(), match.end()
@@ -190,9 +193,16 @@ class _ListText:
 
     def __init__(self, source: TextSource) -> None:
         self.source, self.text, self.position, self.at_end = source, "", 0, False
+        self.base = 0  # how many characters of the list were dropped before ``text``: absolute = base + index
+        self.before = "\n"  # the last character dropped that may not stand between elements ("\n": none yet)
+        self.searched: tuple[int, int | None] = (-1, None)  # (where the last search for a readable element
+        # stopped, where it found one or None), as absolute offsets: later broken elements reuse it
 
     def more(self) -> bool:
         chunk = self.source.read(max(CHUNK_CHARS, len(self.text) - self.position))
+        if self.position:
+            self.before = self.text[:self.position].rstrip(" \t\r[,")[-1:] or self.before
+        self.base += self.position
         self.text, self.position = self.text[self.position:] + chunk, 0
         self.at_end = not chunk
         return bool(chunk)
@@ -208,8 +218,9 @@ class _ListText:
 _RAW_DECODE = raw_decoder()  # json.JSONDecoder().raw_decode, or the fast extra's where it gives the same value
 
 
-def _element(reader: _ListText, number: int, bound: int) -> Record:
-    """The element starting at the reader's position, and the reader moved past it."""
+def _element(reader: _ListText, number: int, bound: int) -> list[Record]:
+    """The element starting at the reader's position, and the reader moved past it: one Record, or one per
+    element of an unreadable stretch (see :func:`_resync`)."""
     where = f"item {number}"
     while True:
         error: str | None = None
@@ -226,21 +237,174 @@ def _element(reader: _ListText, number: int, bound: int) -> Record:
                 text = reader.text[reader.position:end]
                 reader.position = end
                 if len(text) > bound:
-                    return Record(number, where, error=f"{where} is over {bound} characters (max_line_chars)")
+                    return [Record(number, where, error=f"{where} is over {bound} characters (max_line_chars)")]
                 if _suspect_unicode(text) and holds_invalid_unicode(value):
-                    return Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")
-                return Record(number, where, value)
+                    return [Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")]
+                return [Record(number, where, value)]
         if error is not None:
-            scanner = ElementScanner()
-            end_at = scanner.feed(reader.text, reader.position)
-            if end_at is not None and end_at - reader.position <= bound:
-                reader.position = end_at
-                return Record(number, where, error=error)
+            found = _resync(reader, bound)
+            if found is not None:
+                start, reader.position = reader.position, found
+                return _unreadable(number, _elements_in(reader.text, start, found), error, tail=False)
+            if reader.at_end:
+                return _unreadable_rest(reader, number, error)
         if len(reader.text) - reader.position > bound:
-            return _skip(reader, number, where, bound)
-        if not reader.more():
+            return [_skip(reader, number, where, bound)]
+        if not reader.more() and error is None:
             reader.position = len(reader.text)
-            return Record(number, where, error=f"{error or where + ' is incomplete'}; the file ends inside it")
+            return [Record(number, where, error=f"{where} is incomplete; the file ends inside it")]
+
+
+def _line_end(text: str, start: int, complete: bool, dropped: str) -> int | None:
+    """Where a broken element ends when the list has one element per line: the element starts its line
+    (after ``[``, ``,`` or spaces; ``dropped`` is the last other character before ``text``) and the next line
+    starts another element, ``,`` or ``]``. The end is the line's trailing comma (or its newline); None when
+    the list is not laid out so (or more text is needed)."""
+    before = start
+    while before > 0 and text[before - 1] in " \t\r[,":  # only what may stand between elements, back to the line
+        before -= 1
+    if (text[before - 1] if before > 0 else dropped) != "\n":
+        return None
+    newline = text.find("\n", start)
+    if newline < 0:
+        return None
+    following = _SPACE.match(text, newline).end()  # type: ignore[union-attr]
+    if following == len(text) and not complete:
+        return None
+    if following < len(text) and text[following] not in "{],":
+        return None
+    line = text[start:newline].rstrip(" \t\r")
+    return start + len(line) - 1 if line.endswith(",") else newline
+
+
+_CANDIDATE_OR_BRACKET = re.compile(r",[ \t\r\n]*\{|[\[\]{}]")
+
+
+def _candidates(text: str, start: int, end: int) -> Iterator[re.Match[str]]:
+    """Every ``,`` then ``{`` in ``text[start:end]`` where one of the list's own elements may start: where
+    every bracket still open is the ``{`` of an element (of the one at ``start``, or of an earlier
+    candidate: a record never closed). Brackets are counted without telling strings apart (a stray quote
+    makes that impossible) and matched tolerantly, as :class:`ElementScanner` matches them: a closer closes
+    back to the nearest opener it matches, one with none open is ignored (so ``{"x":[}`` is closed), and an
+    object inside a list inside an element (``"rows": [{...}, {...}]``) is never a candidate."""
+    stack: list[str] = []  # "[", "{", or "E": the "{" of an element
+    open_count = {"[": 0, "{": 0}
+    nested = 0  # open brackets that are not an element's "{"
+    for match in _CANDIDATE_OR_BRACKET.finditer(text, start, end):
+        token = match.group()
+        if token[0] == "," or (token == "{" and match.start() == start):
+            if not nested:
+                if token[0] == ",":
+                    yield match
+                stack.append("E")
+                open_count["{"] += 1
+                continue
+            token = "{"
+        if token in "[{":
+            stack.append(token)
+            open_count[token] += 1
+            nested += 1
+            continue
+        opener = "[" if token == "]" else "{"
+        if open_count[opener]:
+            while True:
+                top = stack.pop()
+                open_count["{" if top == "E" else top] -= 1
+                nested -= top != "E"
+                if top == opener or (top == "E" and opener == "{"):
+                    break
+
+
+def _next_element(text: str, start: int, end: int, complete: bool) -> tuple[int | None, int]:
+    """The first separator in ``text[start:end]`` after which an element decodes where the list's own
+    elements start: a ``,`` then ``{`` at bracket depth 0 from ``start`` (:func:`_candidates`), whose object
+    decodes and is followed by ``,`` or ``]``.
+    Found by the ``{`` rather than by string state, so one stray quote cannot absorb the next element.
+    Also where the search stopped: ``end``, the separator found, or one whose object runs past the text read
+    so far (more text decides it)."""
+    for match in _candidates(text, start, end):
+        opener = match.end() - 1
+        try:
+            _, after = _RAW_DECODE(text, opener)
+        except json.JSONDecodeError as failure:
+            if not complete and (failure.pos >= len(text) - 1 or failure.msg.startswith("Unterminated string")):
+                return None, match.start()  # it runs past the text read so far: more text decides
+            continue
+        except (RecursionError, ValueError):
+            continue
+        following = _SPACE.match(text, after).end()  # type: ignore[union-attr]
+        if following < len(text) and text[following] in ",]":
+            return match.start(), match.start()
+        if following == len(text) and not complete:
+            return None, match.start()
+    return None, end
+
+
+def _readable_after(reader: _ListText, start: int, bound: int) -> int | None:
+    """:func:`_next_element` from ``start`` within ``bound``, reusing the reader's last search: a broken element
+    before the readable one an earlier search found ends there too, and a search goes on where the last one
+    stopped, so a run of broken elements is searched once (linear work)."""
+    text, complete, base = reader.text, reader.at_end, reader.base
+    end = min(len(text), start + bound + 1)
+    stopped, found = reader.searched
+    if found is not None and base + start < found <= base + len(text):
+        return found - base
+    begin = stopped - base if found is None and base + start < stopped <= base + end else start
+    position, searched_to = _next_element(text, begin, end, complete)
+    reader.searched = (base + searched_to, None if position is None else base + position)
+    return position
+
+
+def _resync(reader: _ListText, bound: int) -> int | None:
+    """Where the broken element at the reader's position ends (the ``,`` or ``]`` after it), or None while
+    more text is needed (or no element after it can be read). One element per line: its line. Otherwise the
+    end :class:`ElementScanner` finds by matching brackets, if it comes before the next element that decodes
+    (:func:`_readable_after`), else that element's separator."""
+    text, start, complete = reader.text, reader.position, reader.at_end
+    by_line = _line_end(text, start, complete, reader.before)
+    if by_line is not None and by_line - start <= bound:
+        return by_line
+    found = _readable_after(reader, start, bound)
+    if found is None and not complete and len(text) - start <= bound:
+        return None  # no readable element in the text read so far: more text decides
+    scanned = ElementScanner().feed(text, start, found)
+    if scanned is None or scanned - start > bound:
+        return found
+    if found is None and complete:  # brackets end it, but is any element after it readable? (searched once)
+        after, _ = _next_element(text, scanned, len(text), True)
+        if after is None:
+            return None  # no: the rest of the list is one unreadable stretch, every element of it counted
+        reader.searched = (reader.base + after, reader.base + after)
+    return scanned
+
+
+def _elements_in(text: str, start: int, end: int) -> int:
+    """How many elements ``text[start:end]`` holds, told by the ``,`` then ``{`` between them at bracket
+    depth 0 (:func:`_candidates`)."""
+    return 1 + sum(1 for _ in _candidates(text, start, end))
+
+
+def _unreadable(number: int, count: int, error: str, tail: bool) -> list[Record]:
+    """One error Record per element of an unreadable stretch, each saying how many could not be read."""
+    if count == 1 and not tail:
+        return [Record(number, f"item {number}", error=error)]
+    last = number + count - 1
+    span = f"item {number}" if count == 1 else f"items {number}-{last}"
+    note = (f"; {span} ({count} element{'s' if count > 1 else ''}, told by their separators) could not be read"
+            + ("; no element after them could be read" if tail else ""))
+    return [Record(index, f"item {index}",
+                   error=(error if index == number else f"item {index} could not be read (it follows item {number} in "
+                                                               "one unreadable stretch)") + note)
+            for index in range(number, last + 1)]
+
+
+def _unreadable_rest(reader: _ListText, number: int, error: str) -> list[Record]:
+    """The rest of the list when no later element can be read: one error Record per element it holds."""
+    text, start = reader.text, reader.position
+    closing = text.rstrip(" \t\r\n")
+    end = len(closing) - 1 if closing.endswith("]") else len(text)
+    reader.position = end
+    return _unreadable(number, _elements_in(text, start, end), error, tail=True)
 
 
 def _skip(reader: _ListText, number: int, where: str, bound: int) -> Record:
@@ -282,8 +446,9 @@ def iter_json_list(source: TextSource, limits: Limits | None = None) -> Iterator
             reader.position += 1
             if reader.skip_space() == "]":
                 continue  # a trailing comma: tolerated
-        number += 1
-        yield _element(reader, number, bound)
+        records = _element(reader, number + 1, bound)
+        number += len(records)
+        yield from records
 
 
 # ---------------------------------------------------------------- shapes and whole documents

@@ -86,6 +86,10 @@ class Limits:
     solution_wall_seconds: float = _bound(
         30.0, "wall-clock backstop per program-of-thought solution (a solution that sleeps); past it time_limit, "
               "flagged as a verdict the machine's load may decide")
+    solution_alarm_seconds: float = _bound(
+        3.0, "FinanceMath's signal.alarm(3) for a solution that sleeps: its CPU seconds plus the seconds it asks "
+             "time.sleep for may not pass this; a sleep that would is time_limit at once (counted, not timed: the "
+             "CPU limit alone lets a sleeping solution finish); 0 = none")
     solution_memory_bytes: int = _bound(
         2 * 1024 ** 3, "address space of one program-of-thought solution, the preloaded libraries included")
     max_completion_chars: int = _bound(100_000, "longest completion the reward reads; longer is too_large, not read")
@@ -133,6 +137,9 @@ class Limits:
     max_request_values: int = _bound(
         500_000, "most JSON values (strings, numbers, lists, objects) in one progexec serve request body, counted "
                  "before it is decoded; more is 400 (a 16 MiB body of [],[],... is never built)")
+    serve_header_bytes: int = _bound(
+        16 * 1024, "progexec serve: longest request line and headers of one request; longer is 400 and the "
+                   "connection is closed (also when they arrive in one packet, which h11 alone accepts)")
     serve_request_seconds: float = _bound(
         30.0, "progexec serve: a request's headers and body must arrive within this many seconds of its first "
               "byte (a new connection must start one within it too); past it 408 and the connection is closed; 0 = none")

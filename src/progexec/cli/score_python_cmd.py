@@ -50,8 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write leaderboard.json, items.jsonl, leaderboard.txt and the HTML pages "
                              "(index.html, one page per model) into DIR")
     parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                        help="CPU seconds per solution (default 3, the official alarm, or --limit "
-                             "solution_cpu_seconds; whole seconds in effect)")
+                        help="CPU seconds per solution, and the alarm its CPU time plus its time.sleep calls "
+                             "may not pass (default 3, the official alarm, or --limit solution_cpu_seconds and "
+                             "solution_alarm_seconds; whole CPU seconds in effect)")
     parser.add_argument("--rel-tol", type=float, default=DEFAULT_REL_TOL, metavar="R",
                         help=f"MathQA-Python: relative tolerance (default {DEFAULT_REL_TOL:g}; see docs/mathqa.md)")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
@@ -139,7 +140,8 @@ def _run_pot(args: argparse.Namespace, dataset: Dataset, gold: list[Record]) -> 
     base = Budget.current()
     cpu = args.time_limit if args.time_limit is not None else base.cpu_seconds
     budget = Budget(cpu_seconds=cpu, wall_seconds=max(args.timeout or base.wall_seconds, cpu + 1),
-                    memory_bytes=args.memory_mb * 1024 * 1024 if args.memory_mb else base.memory_bytes)
+                    memory_bytes=args.memory_mb * 1024 * 1024 if args.memory_mb else base.memory_bytes,
+                    alarm_seconds=args.time_limit if args.time_limit is not None else base.alarm_seconds)
     progress = progress_for(args, None, "score-python")  # counts distinct solutions run (identical code runs once)
     try:
         leaderboard = score_runs(dataset, gold, runs, jobs=args.jobs or 4 * default_jobs(), budget=budget,

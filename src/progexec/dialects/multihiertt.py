@@ -31,7 +31,7 @@ from ..grammar.nodes import Program
 from ..grammar.parse import ProgramSyntaxError, check_program_length
 from ..grammar.tokens import TokenFormError, parse_tokens, tokens_of_pieces
 from ..interp.arithmetic import LiteralRule, official_str_to_num
-from ..interp.official import OfficialVerdict, official_verdict
+from ..interp.official import INVALID, OfficialVerdict, official_verdict
 from ..interp.ops import FINQA_OPS, subset
 from ..interp.table import Table
 from ..limits import current
@@ -63,6 +63,11 @@ def parse(text: str) -> Program:
 
 
 def _official(tokens: Sequence[str], table: Table | None) -> OfficialVerdict:
+    """The official verdict; an empty program (no token before ``EOF``) is invalid: ``eval_program`` runs no
+    step and returns ``this_res = "n/a"``, the result it gives an invalid program, and ``evaluate.py``
+    compares only that result, so nothing the empty program gives can be correct."""
+    if all(token == "EOF" for token in tokens):
+        return INVALID
     return official_verdict(tokens, table, MULTIHIERTT)
 
 

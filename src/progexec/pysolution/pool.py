@@ -72,12 +72,14 @@ class Budget:
     cpu_seconds: float = DEFAULT_LIMITS.solution_cpu_seconds
     wall_seconds: float = DEFAULT_LIMITS.solution_wall_seconds
     memory_bytes: int = DEFAULT_LIMITS.solution_memory_bytes
+    alarm_seconds: float = DEFAULT_LIMITS.solution_alarm_seconds
 
     @classmethod
     def current(cls) -> Budget:
         """The budget of the limits in force (``--limit solution_cpu_seconds=...``)."""
         limits = current()
-        return cls(limits.solution_cpu_seconds, limits.solution_wall_seconds, limits.solution_memory_bytes)
+        return cls(limits.solution_cpu_seconds, limits.solution_wall_seconds, limits.solution_memory_bytes,
+                   limits.solution_alarm_seconds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +325,7 @@ class Pool:
         return {"seq": seq, "code": request.code, "entry": request.entry,
                 "allowed": list(request.allowed) if request.allowed is not None else None,
                 "cpu_seconds": self.budget.cpu_seconds, "wall_seconds": self.budget.wall_seconds,
-                "memory_bytes": self.budget.memory_bytes}
+                "memory_bytes": self.budget.memory_bytes, "alarm_seconds": self.budget.alarm_seconds}
 
     def _retire(self, tier: str, worker: _Worker) -> None:
         worker.kill()

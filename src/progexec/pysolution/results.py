@@ -36,7 +36,7 @@ class Status(str, Enum):
     RUNTIME_ERROR = "runtime_error"                  # an exception in the code or in ``solution()``
     FORBIDDEN = "forbidden"                          # the sandbox refused an action
     MEMORY_LIMIT = "memory_limit"
-    TIME_LIMIT = "time_limit"                        # the CPU limit, or the wall-clock backstop
+    TIME_LIMIT = "time_limit"                        # the CPU limit, the alarm passed asleep, the wall backstop
     EXIT = "exit"                                    # SystemExit
     CRASH = "crash"                                  # killed by a signal, or no result
     BAD_RESULT = "bad_result"                        # the report is not the typed format
@@ -52,6 +52,9 @@ class Status(str, Enum):
 CHILD_STATUSES = frozenset({Status.OK, Status.NOT_A_NUMBER, Status.NO_SOLUTION_FUNCTION, Status.SYNTAX_ERROR,
                             Status.RUNTIME_ERROR, Status.FORBIDDEN, Status.MEMORY_LIMIT, Status.EXIT})
 """The statuses a child may report about itself; the others only the scorer decides."""
+ALARM_KIND = "alarm"
+"""The child's report of a sleep past ``solution_alarm_seconds``: ``time_limit``, decided by a count (a forged one
+can only give its own solution 0)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,8 @@ def _child_result(text: str) -> SolutionResult:
         return failure("bad_result", "the sandbox's result is not JSON")
     if not isinstance(payload, dict):
         return failure("bad_result", "the sandbox's result is not an object")
+    if payload.get("kind") == ALARM_KIND:  # a sleep past the official alarm (the child counts it): time_limit
+        return SolutionResult(Status.TIME_LIMIT, message=safe_text(payload.get("message", "")))
     try:
         status = Status(payload.get("kind"))
     except ValueError:
@@ -124,6 +129,8 @@ def _child_result(text: str) -> SolutionResult:
     if type_name == "int" and exact is None and status is Status.OK:
         return failure("bad_result", "an int result without its digits")
     boolean = payload.get("bool") if type_name == "bool" and isinstance(payload.get("bool"), bool) else None
+    if type_name == "bool" and boolean is None and number in (0.0, 1.0):
+        boolean = number == 1.0  # numpy's bool (named "bool" since numpy 2): float() gives 0.0 or 1.0, as for a bool
     if type_name == "bool" and boolean is None:
         return failure("bad_result", "a bool result without its value")
     if exact is not None and number is not None and float(exact) != number:

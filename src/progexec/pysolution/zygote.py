@@ -161,6 +161,38 @@ def _describe(value: Any, entry: str) -> dict[str, Any]:
     return described
 
 
+class _AlarmPassed(BaseException):
+    """Raised by a sleep that would take the solution past the official alarm (a BaseException, as the
+    official ``TimeoutException`` ends the solution whatever it catches)."""
+
+
+class _Alarm:
+    """FinanceMath's ``signal.alarm(3)`` for a solution that sleeps, counted instead of timed: ``time.sleep``
+    adds what it was asked to the solution's CPU time (``time.process_time``), and a sleep that would take
+    that sum past the alarm is not slept: the solution is ``time_limit`` at once, whatever it catches or
+    whichever thread slept. The CPU limit alone would let a sleeping solution finish; the sum does not
+    depend on the machine's load."""
+
+    def __init__(self, seconds: float, sleep: Any) -> None:
+        self.seconds, self.sleep_for, self.slept, self.passed = seconds, sleep, 0.0, ""
+
+    def sleep(self, duration: Any) -> None:
+        asked = float(duration)
+        if asked < 0 or math.isnan(asked):
+            raise ValueError("sleep length must be non-negative")
+        used = time.process_time()
+        if self.seconds > 0 and used + self.slept + asked > self.seconds:
+            self.passed = (f"the official {self.seconds:g}-second alarm: time.sleep({asked:g}), after {self.slept:g} s "
+                           "asleep, takes the solution's CPU time plus its sleeps past it (FinanceMath's "
+                           "signal.alarm stops it; the CPU limit alone would not)")
+            raise _AlarmPassed()
+        self.slept += asked
+        self.sleep_for(asked)
+
+
+_ALARM = _Alarm(0.0, time.sleep)
+
+
 def _run(request: dict[str, Any]) -> dict[str, Any]:
     """Compile, exec and call the solution; every outcome is a small dict (never raises)."""
     namespace: dict[str, Any] = {"print": _no_print}
@@ -186,7 +218,11 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
             if "solution" not in namespace:
                 return {"kind": "no_solution_function", "message": "the code defines no 'solution'"}
             value = namespace["solution"]()
+        if _ALARM.passed:  # a sleep in another thread, or an _AlarmPassed the solution caught
+            return {"kind": "alarm", "message": _safe(_ALARM.passed)}
         return _describe(value, entry)
+    except _AlarmPassed:
+        return {"kind": "alarm", "message": _safe(_ALARM.passed)}
     except Forbidden as error:
         return {"kind": "forbidden", "message": _safe(str(error))}
     except MemoryError:
@@ -232,6 +268,8 @@ def _child(request: dict[str, Any], write_fd: int, seccomp: Seccomp | None) -> N
             seccomp.load()
         signal.signal(signal.SIGXCPU, signal.SIG_DFL)
         _seed()  # after the fork: Python's random reseeds itself in a forked child
+        _ALARM.seconds = float(request.get("alarm_seconds") or 0.0)
+        time.sleep = _ALARM.sleep
         sys.addaudithook(_audit)
         outcome = _run(request)
     except BaseException as error:

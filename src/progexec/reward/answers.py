@@ -28,10 +28,12 @@ MAX_LIST_WORDS = 2
 """An answer span with several values and at most this many other words (connectors, units and
 currency aside) is a list or a disjunction (``6 or 7``, ``5, 6 and 7``), a hedge wherever it stands."""
 _HEDGE_WORDS = ("or", "alternatively", "maybe", "perhaps", "possibly", "possible", "could", "might", "otherwise",
-                "else", "either")
-"""A later sentence holding one of these and another value is a hedge (``5. It could be 6.``)."""
-_HEDGE_START = re.compile(rf"[\W_]*(?:{'|'.join(_HEDGE_WORDS)})\b", re.IGNORECASE)
-_HEDGE = re.compile(rf"\b(?:{'|'.join(_HEDGE_WORDS)})\b", re.IGNORECASE)
+                "else", "either", "instead")
+"""A later sentence holding one of these (or ``if not``) and another value is a hedge (``5. It could be 6.``,
+``5. If not, 6.``)."""
+_HEDGE_PHRASES = "|".join((*_HEDGE_WORDS, r"if[ \t]+not"))
+_HEDGE_START = re.compile(rf"[\W_]*(?:{_HEDGE_PHRASES})\b", re.IGNORECASE)
+_HEDGE = re.compile(rf"\b(?:{_HEDGE_PHRASES})\b", re.IGNORECASE)
 _CONNECTORS = frozenset({"and", "also", "yes", "no", *_HEDGE_WORDS})
 _WORD = re.compile(r"[A-Za-z]+")
 
@@ -67,7 +69,8 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
         count = str(last.count) if last.count <= current().max_counted_numbers else f"more than {current().max_counted_numbers}"
         return Choice(None, _REFUSED[last.kind], last.text, count)
     every = readable + [_read(span, letters) for span in others]
-    hedge = next((reading for reading in every if reading.kind is ReadKind.MANY and _is_list(reading.text)), None)
+    hedge = next((reading for reading in every
+                  if reading.kind is ReadKind.MANY and (reading.hedge or _is_list(reading.text))), None)
     if hedge is not None:
         return Choice(None, RewardStatus.MANY_CANDIDATES, hedge.text, str(hedge.count))
     values = {_key(reading) for reading in every if reading.kind in _VALUES}
@@ -107,7 +110,7 @@ def _hedged(reading: Reading, shown: str, others: list[str], letters: bool) -> R
             continue
         other = read_answer(_unhedged(answer_span(sentence)), letters)
         if (other.kind in _VALUES and _key(other) != key) or (other.kind is ReadKind.MANY and _is_list(sentence)):
-            return Reading(ReadKind.MANY, f"{shown.strip()} {sentence}", count=max(2, other.count))
+            return Reading(ReadKind.MANY, f"{shown.strip()} {sentence}", count=max(2, other.count), hedge=True)
     return reading
 
 

@@ -19,7 +19,8 @@ import re
 from dataclasses import dataclass
 
 from ..limits import current
-from .numbers import normalise
+from .markup import unmarked
+from .numbers import COMPARISON, normalise
 
 
 _FENCE = re.compile(r"```([^`\n]*)\n(.*?)```", re.DOTALL)
@@ -30,13 +31,19 @@ _ONE_TOKEN = re.compile(r"[-+]?[0-9][0-9,.]*%?")
 """A ``Program:`` line that is one number is a one-token program (ConvFinQA's ``206588``)."""
 _PROGRAM_MARKER = re.compile(r"(?im)^[ \t>*_#-]*program[ \t*_]*[:：][ \t*_]*(.*)$")
 _ANSWER_MARKER = re.compile(
-    r"(?i)(?:\bfinal[ \t]+answer|\banswer)[ \t*_]*[:：]|####|\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is\b[ \t]*:?")
+    r"(?i)(?:\bfinal[ \t]+answer|\banswer)[ \t*_]*[:：]|####"
+    r"|\bthe[ \t]+(?:(?:final|correct|right)[ \t]+)?(?:answer|option|choice)[ \t]+is\b[ \t]*:?")
 _EMPTY_REST = re.compile(r"[ \t*_:]*")
-_HEDGE_LINE = re.compile(r"[ \t>*_-]*(?:or|alternatively|maybe|perhaps|possibly|otherwise|else|either)\b[^\n]*",
-                         re.IGNORECASE)
+_HEDGE_WORDS = r"or|alternatively|maybe|perhaps|possibly|possible|could|might|otherwise|else|either|instead|if[ \t]+not"
+_HEDGE_IN_LINE = re.compile(rf"\b(?:{_HEDGE_WORDS})\b", re.IGNORECASE)
+"""A line after an answer line holding one of these offers another value (``It might also be 6.``, ``If not, 6.``)."""
+_HEDGE_OPEN = re.compile(r"(?:or|either|alternatively|otherwise|else|if[ \t]+not)[ \t*_,.:]*$", re.IGNORECASE)
+"""A line ending with one of these (``5 or``, a line ``or`` alone) goes on with the next non-blank line."""
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 _ANSWER_TAG = re.compile(r"<(/?)answer>", re.IGNORECASE)
-_BOXED = re.compile(r"\\boxed[ \t]*\{")
+_BOXED = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])[ \t]*(\{)?")
+_BOX_TOKEN = re.compile(r"[^\s{}$\\]+")
+"""What ``\boxed`` without braces boxes: the run of text up to a space, ``$`` or another command (``\boxed 5``)."""
 _BRACE = re.compile(r"[{}]")
 _BARE_LINE = re.compile(  # matched on the line with its whitespace runs collapsed to single spaces
     r"(?:yes|no|[-+(]? ?(?:US\$|[$€£¥])? ?[-+(]? ?[\d.,]+ ?"
@@ -59,13 +66,13 @@ class Found:
 
 def find(completion: str) -> Found:
     """Collect the candidates of one completion (at most ``max_program_candidates`` (:class:`~progexec.limits.Limits`) programs)."""
-    text = without_reasoning(completion)
+    text = unmarked(without_reasoning(completion))
     tags, outside = _answer_tags(text)
     if not tags:
         return Found(_programs(text), _boxed(text), _marked(text), _bare_line(text))
     programs = list(_programs(outside))
     spans: list[str] = []
-    for tag in tags:
+    for tag, end in tags:
         content = tag.strip()
         if not content:
             continue  # an empty tag: no answer
@@ -73,7 +80,10 @@ def find(completion: str) -> Found:
             programs.append(_one_line(content))
             continue
         inner = _programs(content)
-        spans.extend(_boxed(content) or _marked(content) or (() if inner else (content,)))
+        found = list(_boxed(content) or _marked(content) or (() if inner else (content,)))
+        if found:
+            found[-1] += _after_box(text, end)  # a hedge after the tag (``<answer>5</answer> or 6``)
+        spans.extend(found)
         programs.extend(inner)
     return Found(_distinct(programs), _boxed(outside), _marked(outside), None, tuple(spans))
 
@@ -97,10 +107,10 @@ def without_reasoning(text: str) -> str:
     return "".join(kept)
 
 
-def _answer_tags(text: str) -> tuple[list[str], str]:
+def _answer_tags(text: str) -> tuple[list[tuple[str, int]], str]:
     """The contents of every closed ``<answer>…</answer>`` (an opening tag pairs with the next closing
-    one) and the text outside them. One pass."""
-    tags: list[str] = []
+    one) with where its closing tag ends, and the text outside them. One pass."""
+    tags: list[tuple[str, int]] = []
     outside: list[str] = []
     start, opened = 0, -1
     for tag in _ANSWER_TAG.finditer(text):
@@ -109,7 +119,7 @@ def _answer_tags(text: str) -> tuple[list[str], str]:
                 outside.append(text[start:tag.start()])
                 opened = tag.end()
         elif opened >= 0:
-            tags.append(text[opened:tag.start()])
+            tags.append((text[opened:tag.start()], tag.end()))
             opened, start = -1, tag.end()
             outside.append("\n")
     outside.append(text[start:])
@@ -152,6 +162,11 @@ def _one_line(body: str) -> str:
 def _boxed(text: str) -> tuple[str, ...]:
     found: list[str] = []
     for start in _BOXED.finditer(text):
+        if start.group(1) is None:  # \boxed 5: one token
+            token = _BOX_TOKEN.match(text, start.end())
+            if token is not None:
+                found.append(token.group(0))
+            continue
         depth, end = 1, -1
         for brace in _BRACE.finditer(text, start.end()):
             depth += 1 if brace.group(0) == "{" else -1
@@ -160,10 +175,24 @@ def _boxed(text: str) -> tuple[str, ...]:
                 break
         if end < 0:
             break  # an unclosed box: nothing after it is read as an answer
-        found.append(text[start.end():end])
+        found.append(text[start.end():end] + _after_box(text, end + 1))
         if len(found) >= current().max_program_candidates:
             break
     return tuple(found)
+
+
+def _after_box(text: str, start: int) -> str:
+    """What follows a box (or an ``<answer>`` tag) and offers another value, as later sentences of its
+    answer: the rest of its line up to another tag when it holds a hedge word (``\\boxed{5} or 6``), then
+    the hedge lines after it."""
+    line_end = text.find("\n", start)
+    rest = text[start:] if line_end < 0 else text[start:line_end]
+    tag = _ANSWER_TAG.search(rest)
+    rest = rest if tag is None else rest[:tag.start()]
+    offered = "; " + rest if _HEDGE_IN_LINE.search(rest) else ""
+    if line_end < 0:
+        return offered
+    return offered + _hedge_lines(text, rest, line_end, len(text))
 
 
 def _marked(text: str) -> tuple[str, ...]:
@@ -176,40 +205,41 @@ def _marked(text: str) -> tuple[str, ...]:
         line_end = text.find("\n", marker.end(), stop)
         span = text[marker.end(): stop if line_end < 0 else line_end]
         if _EMPTY_REST.fullmatch(span) and line_end >= 0:
-            span = _next_line(text, line_end, stop)
-        elif line_end >= 0:
-            span += _hedge_lines(text, line_end, stop)
+            span, line_end = _next_line(text, line_end, stop)
+        if line_end >= 0:
+            span += _hedge_lines(text, span, line_end, stop)
         found.append(span)
     return tuple(found)
 
 
-def _hedge_lines(text: str, start: int, stop: int) -> str:
-    """The lines right after an answer line that open with a hedge word (``or 6``), each with its newline."""
+def _hedge_lines(text: str, answer: str, start: int, stop: int) -> str:
+    """The lines after an answer line (blank lines skipped) that offer another value, each as a later
+    sentence of the answer (joined by ``;``): a line holding a hedge word (``or 6``, ``It might also be
+    6.``, ``If not, 6.``), or any line after one that ends with a hedge word (``5 or`` then ``6``)."""
     hedges = []
-    position = start
-    while position < stop:
-        line = _HEDGE_LINE.match(text, position + 1, stop)
-        if line is None:
+    position, previous = start, answer
+    while position >= 0 and position < stop:
+        line, end = _next_line(text, position, stop)
+        if not line or not (_HEDGE_IN_LINE.search(line) or _HEDGE_OPEN.search(previous.rstrip())):
             break
-        hedges.append("\n" + line.group(0))
-        position = line.end()
-        if position >= stop or text[position] != "\n":
-            break
+        hedges.append("; " + line)
+        position, previous = end, line
     return "".join(hedges)
 
 
-def _next_line(text: str, start: int, stop: int) -> str:
-    """The first non-blank line after ``start`` and before ``stop`` (the next marker)."""
+def _next_line(text: str, start: int, stop: int) -> tuple[str, int]:
+    """The first non-blank line after ``start`` and before ``stop`` (the next marker), and where it ends
+    (-1 at ``stop``); ``("", -1)`` when there is none."""
     position = start
     while position < stop:
         end = text.find("\n", position + 1, stop)
         line = text[position + 1: stop if end < 0 else end]
         if line.strip():
-            return line
+            return line, end
         if end < 0:
             break
         position = end
-    return ""
+    return "", -1
 
 
 def _bare_line(text: str) -> str | None:
@@ -218,4 +248,9 @@ def _bare_line(text: str) -> str | None:
     if len(last) > current().max_bare_line_chars:
         return None
     line = " ".join(normalise(last).split())
-    return line if _BARE_LINE.fullmatch(line) else None
+    if _BARE_LINE.fullmatch(line):
+        return line
+    if "=" not in line or COMPARISON.search(line):
+        return None
+    value = line.rsplit("=", 1)[1].strip()  # a worked last line: "So the share is 8.1 / 56.0 = 0.1446"
+    return value if _BARE_LINE.fullmatch(value) else None

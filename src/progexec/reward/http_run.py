@@ -6,7 +6,9 @@ must arrive within it of the request's first byte, and a new connection must sta
 within it; past it the client gets 408 and the connection is closed) and the write deadline
 (``serve_write_seconds``: once the server has to wait for the client to read, the pending answer
 must be taken within it, else the connection is dropped). h11 parses strictly (a Content-Length of
-digits only; two different ones, a bad request line or headers over 16 KiB are a 400).
+digits only; two different ones or a bad request line are a 400), and a request line with headers
+over ``serve_header_bytes`` (16 KiB) is a 400 however it arrives (h11 alone bounds only a head that
+arrives in pieces).
 :func:`serve` listens with a backlog of ``serve_listen_backlog`` (a ``Limits`` field) and runs ``workers`` processes on
 the one socket.
 """
@@ -45,6 +47,7 @@ class ServeConfig(uvicorn.Config):
         super().__init__(app, **options)
         self.request_seconds = app.limits.serve_request_seconds
         self.write_seconds = app.limits.serve_write_seconds
+        self.header_bytes = app.limits.serve_header_bytes
 
 
 def _timeout_answer() -> bytes:
@@ -60,6 +63,7 @@ class GuardedH11Protocol(H11Protocol):
         super().__init__(*args, **kwargs)
         self._request_seconds = float(getattr(self.config, "request_seconds", 30.0))
         self._write_seconds = float(getattr(self.config, "write_seconds", 30.0))
+        self._header_bytes = int(getattr(self.config, "header_bytes", 16 * 1024))
         self._request_timer: asyncio.TimerHandle | None = None
         self._write_timer: asyncio.TimerHandle | None = None
         self._waiting = True  # no byte of the next request has arrived yet
@@ -76,10 +80,27 @@ class GuardedH11Protocol(H11Protocol):
         if self._waiting and data:
             self._waiting = False
             self._arm_request()  # the request's own clock starts at its first byte
+        if self.conn.their_state is h11.IDLE and self._head_too_long(data):
+            self.send_400_response("the request line and headers are over serve_header_bytes")
+            return
         super().data_received(data)
         self._after_events()
 
+    def _head_too_long(self, data: bytes) -> bool:
+        """True when the request line and headers being read (up to the blank line, or all so far) are
+        over ``serve_header_bytes``; h11 checks only a head still incomplete, so one sent whole passed."""
+        buffered = self.conn.trailing_data[0]
+        if len(buffered) + len(data) <= self._header_bytes:
+            return False
+        head = bytes(buffered) + data
+        end = head.find(b"\r\n\r\n")
+        return (len(head) if end < 0 else end) > self._header_bytes
+
     def on_response_complete(self) -> None:
+        if (self.conn.our_state is h11.DONE and self.conn.their_state is h11.DONE and not self.transport.is_closing()
+                and self._head_too_long(b"")):  # a pipelined next request, already read, whose head is too long
+            self.send_400_response("the request line and headers are over serve_header_bytes")
+            return
         super().on_response_complete()  # may already have read a pipelined next request
         if self.transport.is_closing():
             return
@@ -168,6 +189,7 @@ def serve(app: RewardApp, sock: socket.socket, workers: int = 1,
                          loop="asyncio", workers=workers, backlog=current().serve_listen_backlog, log_level="error",
                          access_log=False, proxy_headers=False, server_header=False,
                          timeout_keep_alive=current().serve_keep_alive_seconds,
+                         h11_max_incomplete_event_size=app.limits.serve_header_bytes,
                          timeout_graceful_shutdown=max(1, int(app.limits.serve_request_seconds)))
     if on_ready is not None:
         on_ready()

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ..limits import current
 from .forms import REFUSED, latex_fractions, rewrite, unify_signs
+from .markup import unmarked
 
 MIN_ROUNDING_DIGITS = 3
 """A number written with at least this many significant digits may be the gold rounded to its precision."""
@@ -45,6 +46,10 @@ _YES_OR_NO = re.compile(r"\b(?:yes|no)\b[ \t]*(?:/|\bor\b|\band\b)[ \t]*(?:yes|n
 _LETTER_ALONE = re.compile(r"[(\[]?([a-e])[)\]]?[.:]?|([a-e]) ?\).*", re.IGNORECASE | re.DOTALL)
 _LETTER_NAMED = re.compile(r"\b(?:option|choice)[ \t]*[:#]?[ \t]*\(?([a-e])\b\)?|\(([a-e])\)", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
+COMPARISON = re.compile(r"!=|<=|>=|==|=/=|<>|[≠≤≥]|\\(?:neq?|leq?|geq?|leqslant|geqslant)(?![A-Za-z])")
+"""A comparison makes an answer a statement, not a value: ``6 != 5`` is unreadable, never its right-hand 5."""
+_MALFORMED = re.compile(r"\.[0-9]")
+"""A number followed by ``.`` and a digit (``1,234.5.6``, ``1.2.3``) is malformed: no answer, not its first part."""
 UNIT_WORDS = frozenset({"thousand", "thousands", "million", "millions", "billion", "billions", "trillion",
                          "trillions", "bn", "mn", "mm", "k", "m", "b", "percent", "per", "cent", "percentage", "point",
                          "points", "pct", "basis", "bp", "bps", "usd", "us", "eur", "gbp", "dollar", "dollars"})
@@ -97,11 +102,14 @@ class Reading:
     factor: float = 1.0
     count: int = 0
     half_unit: float | None = None
+    hedge: bool = False
+    """True when a later sentence offered another value (``5. It might also be 6.``): refused wherever it stands."""
 
 
 def normalise(text: str) -> str:
-    """Unify minus signs, dashes and spaces, mark powers, drop Markdown emphasis and simple LaTeX markup."""
-    text = latex_fractions(unify_signs(text))
+    """Drop zero-width characters and struck-out text (:mod:`.markup`), unify minus signs, dashes and spaces,
+    mark powers, drop Markdown emphasis and simple LaTeX markup."""
+    text = latex_fractions(unify_signs(unmarked(text)))
     for old, new in _REPLACEMENTS:
         text = text.replace(old, new)
     return text
@@ -113,14 +121,14 @@ def answer_span(text: str) -> str:
 
 
 def split_answer(text: str) -> tuple[str, list[str]]:
-    """The answer's first sentence, after its last ``=``/``≈`` (``3.8 / 35.1 = 0.1083``), and the later
-    sentences of the text, in order (read for hedges: ``5. Or 6.``). A sentence ends at
-    :data:`_SENTENCE_END`, so a later clause's ``=`` never replaces the answer."""
+    """The answer's first sentence, after its last ``=``/``≈`` (``3.8 / 35.1 = 0.1083``) unless it holds a
+    :data:`COMPARISON`, and the later sentences of the text, in order (read for hedges: ``5. Or 6.``). A
+    sentence ends at :data:`_SENTENCE_END`, so a later clause's ``=`` never replaces the answer."""
     text = normalise(text)
     end = _SENTENCE_END.search(text)
     first, rest = (text, "") if end is None else (text[:end.start()], text[end.end():])
     for mark in ("=", "\u2248"):
-        if mark in first:
+        if mark in first and not COMPARISON.search(first):
             first = first.rsplit(mark, 1)[1]
     later = [sentence.strip() for sentence in _SENTENCE_END.split(rest)]
     return first.strip().rstrip(".").strip(), [sentence for sentence in later if sentence]
@@ -140,14 +148,14 @@ def read_answer(text: str, letters: bool = False) -> Reading:
             return Reading(ReadKind.MANY, text, count=2)  # "yes or no"
         return Reading(ReadKind.BOOLEAN, text, yes_no.group(1).lower() == "yes")
     plain = rewrite(text)
-    if REFUSED in plain:
+    if REFUSED in plain or COMPARISON.search(plain):
         return Reading(ReadKind.NOTHING, text)
     matches = []
     for match in _NUMBER.finditer(plain):
         matches.append(match)
         if len(matches) > 1:
             break
-    if not matches:
+    if not matches or _MALFORMED.match(plain, matches[0].end()):
         return Reading(ReadKind.NOTHING, text)
     if len(matches) > 1:
         return Reading(ReadKind.MANY, text, count=count_numbers(plain))

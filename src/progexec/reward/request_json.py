@@ -88,14 +88,14 @@ def _constant(name: str) -> Unusable:
 
 
 def decode_body(data: bytes | bytearray, limits: Limits) -> Any:
-    """The decoded body, with :class:`Unusable` markers for numbers that cannot be used; raise
-    :class:`BodyError` when it is not UTF-8 JSON or holds more than ``max_request_values`` values."""
+    """The decoded body (a leading UTF-8 BOM dropped), with :class:`Unusable` markers for numbers that cannot
+    be used; raise :class:`BodyError` when it is not UTF-8 JSON or holds more than ``max_request_values`` values."""
     values = count_values(data, limits.max_request_values)
     if values > limits.max_request_values:
         raise BodyError(f"the body holds more than {limits.max_request_values} JSON values "
                         f"(max_request_values); it is not decoded")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8").removeprefix("\ufeff")  # a BOM, as the readers drop one
     except UnicodeDecodeError as error:
         raise BodyError(f"the body is not UTF-8 (byte {error.start})") from None
     try:

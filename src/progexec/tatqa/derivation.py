@@ -17,7 +17,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Union
 
-from lark import Lark, Token, Transformer, Tree
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..grammar.nodes import Num, Program, Ref, Step
@@ -63,35 +63,52 @@ class Paren:
 Node = Union[Literal, Negate, Binary, Paren]
 
 
-class _ToNodes(Transformer[Token, Node]):
-    def number(self, items: list[Token]) -> Literal:
-        digits = str(items[0])
-        percent = any(token.type == "PERCENT" for token in items[1:])
-        scale = next((str(token).lower() for token in items[1:] if token.type == "SCALE"), None)
-        return Literal(digits, percent, scale)
+_BINARY = frozenset({"add", "subtract", "multiply", "divide"})
+_PASS_THROUGH = frozenset({"plus", "dollar", "bracket"})
 
-    def add(self, items: list[Node]) -> Node:
-        return Binary("add", items[0], items[1])
 
-    def subtract(self, items: list[Node]) -> Node:
-        return Binary("subtract", items[0], items[1])
+def _number(items: list[Token]) -> Literal:
+    digits = str(items[0])
+    percent = any(token.type == "PERCENT" for token in items[1:])
+    scale = next((str(token).lower() for token in items[1:] if token.type == "SCALE"), None)
+    return Literal(digits, percent, scale)
 
-    def multiply(self, items: list[Node]) -> Node:
-        return Binary("multiply", items[0], items[1])
 
-    def divide(self, items: list[Node]) -> Node:
-        return Binary("divide", items[0], items[1])
-
-    def negate(self, items: list[Node]) -> Node:
-        return Negate(items[0])
-
-    def plus(self, items: list[Node]) -> Node:
-        return items[0]
-
-    dollar = bracket = plus
-
-    def paren(self, items: list[Node]) -> Node:
-        return Paren(items[0])
+def _to_nodes(tree: Tree[Token], text: str) -> Node:
+    """The parse tree as Nodes, built bottom-up with an explicit stack: a flat sum of 1,000 terms is a tree
+    1,000 deep, which no recursion limit may decide. Its operations and groups (``+ - * /``, signs, brackets)
+    are counted against ``max_steps`` (:class:`~progexec.limits.Limits`): more is :class:`ProgramTooLongError`
+    (``limit_exceeded``)."""
+    bound = current().max_steps
+    operations = 0
+    built: list[Node] = []
+    pending: list[tuple[Tree[Token], bool]] = [(tree, False)]
+    while pending:
+        node, ready = pending.pop()
+        if node.data == "number":
+            built.append(_number([child for child in node.children if isinstance(child, Token)]))
+            continue
+        children = [child for child in node.children if isinstance(child, Tree)]
+        if not ready:
+            pending.append((node, True))
+            pending.extend((child, False) for child in reversed(children))
+            continue
+        arguments = built[len(built) - len(children):]
+        del built[len(built) - len(children):]
+        operations += 1
+        if operations > bound:
+            raise ProgramTooLongError(f"the derivation has more than {bound} operations and groups, over the limit "
+                                      f"of {bound} (max_steps)", text[:200], 1, 1)
+        if node.data in _BINARY:
+            built.append(Binary(str(node.data), arguments[0], arguments[1]))
+        elif node.data == "negate":
+            built.append(Negate(arguments[0]))
+        elif node.data == "paren":
+            built.append(Paren(arguments[0]))
+        else:
+            assert node.data in _PASS_THROUGH, node.data
+            built.append(arguments[0])
+    return built[0]
 
 
 @lru_cache(maxsize=1)
@@ -128,20 +145,25 @@ def parse_derivation(text: str) -> Node:
                                  max(error.column, 1)) from None
     except UnexpectedInput as error:  # pragma: no cover - the three kinds above are all LALR raises
         raise ProgramSyntaxError("cannot parse the derivation", text, error.line, error.column) from None
-    node = _ToNodes().transform(tree) if isinstance(tree, Tree) else _ToNodes().number([tree])
-    assert isinstance(node, (Literal, Negate, Binary, Paren))
-    return node
+    return _to_nodes(tree, text) if isinstance(tree, Tree) else _number([tree])
 
 
 def accounting_literals(node: Node) -> int:
-    """How many bracketed lone unsigned numbers (``(71)``, ``($71)``) the derivation holds."""
-    if isinstance(node, Paren):
-        return 1 if isinstance(node.inner, Literal) else accounting_literals(node.inner)
-    if isinstance(node, Negate):
-        return accounting_literals(node.operand)
-    if isinstance(node, Binary):
-        return accounting_literals(node.left) + accounting_literals(node.right)
-    return 0
+    """How many bracketed lone unsigned numbers (``(71)``, ``($71)``) the derivation holds. Iterative."""
+    count = 0
+    pending = [node]
+    while pending:
+        current_node = pending.pop()
+        if isinstance(current_node, Paren):
+            if isinstance(current_node.inner, Literal):
+                count += 1
+            else:
+                pending.append(current_node.inner)
+        elif isinstance(current_node, Negate):
+            pending.append(current_node.operand)
+        elif isinstance(current_node, Binary):
+            pending.extend((current_node.right, current_node.left))
+    return count
 
 
 class _Lowering:
@@ -160,14 +182,13 @@ class _Lowering:
             return number
         return self.step("multiply", number, Num(SCALE_WORDS[node.scale]))
 
-    def lower(self, node: Node) -> Num | Ref:
+    def folded(self, node: Node) -> Num | Ref | None:
+        """A literal, or a sign folded into one (``-5``, an accounting ``(71)``); None for anything else."""
         if isinstance(node, Literal):
             return self.literal(node)
-        if isinstance(node, Paren):
+        if isinstance(node, Paren) and isinstance(node.inner, Literal) and self.accounting:
             inner = node.inner
-            if isinstance(inner, Literal) and self.accounting:
-                return self.literal(Literal(inner.digits, inner.percent, inner.scale, not inner.negative))
-            return self.lower(inner)
+            return self.literal(Literal(inner.digits, inner.percent, inner.scale, not inner.negative))
         if isinstance(node, Negate):
             operand = node.operand
             if isinstance(operand, Literal):
@@ -176,10 +197,31 @@ class _Lowering:
                 inner = operand.inner
                 flipped = not inner.negative if not self.accounting else inner.negative
                 return self.literal(Literal(inner.digits, inner.percent, inner.scale, flipped))
-            return self.step("subtract", Num("0"), self.lower(operand))
-        left = self.lower(node.left)
-        right = self.lower(node.right)
-        return self.step(node.op, left, right)
+        return None
+
+    def lower(self, root: Node) -> Num | Ref:
+        """The steps of ``root`` in left-to-right evaluation order, with an explicit stack (any depth)."""
+        results: list[Num | Ref] = []
+        pending: list[tuple[Node, bool]] = [(root, False)]
+        while pending:
+            node, ready = pending.pop()
+            value = None if ready else self.folded(node)
+            if value is not None:
+                results.append(value)
+            elif isinstance(node, Paren):
+                pending.append((node.inner, False))
+            elif isinstance(node, Negate):
+                if ready:
+                    results.append(self.step("subtract", Num("0"), results.pop()))
+                else:
+                    pending.extend(((node, True), (node.operand, False)))
+            elif isinstance(node, Binary):
+                if ready:
+                    right = results.pop()
+                    results.append(self.step(node.op, results.pop(), right))
+                else:
+                    pending.extend(((node, True), (node.right, False), (node.left, False)))
+        return results[0]
 
 
 def lower(node: Node, reading: str = "accounting") -> Program:

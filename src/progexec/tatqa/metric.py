@@ -29,6 +29,8 @@ class Reason(enum.Enum):
     MISSING = ("missing", "no prediction, or a falsy one ('', [], null, 0): scored 0, scale not counted")
     NO_GOLD = ("no_gold", "the gold answer is an empty list: scored 0")
     OFFICIAL_ERROR = ("official_error", "the official scorer raises on this question")
+    BAD_INPUT = ("bad_input", "the prediction is not [answer, scale] as the official scorer can read it (it would "
+                              "stop here): scored 0, the uid and the problem named")
     SCALE_MISSING = ("scale_missing", "the number is right but the scale is missing")
     SCALE_WRONG = ("scale_wrong", "the number is right but the scale is another")
     SIGN = ("sign", "the number has the opposite sign")
@@ -172,6 +174,11 @@ def _reason(answer_type: Any, prediction: list[Any], pred_scale: Any, gold: list
     return Reason.SPAN_PARTIAL if f1 > 0 else Reason.SPAN_MISMATCH
 
 
+class PredictionAbort(OfficialAbort):
+    """The official scorer raises on this question because of its prediction (a list answer mixing numbers
+    and strings, a number with a scale that is not a string): the question is ``bad_input``, named by uid."""
+
+
 def score_question(question: Mapping[str, Any], prediction: Any, pred_scale: Any) -> QuestionScore:
     """What the official scorer adds for one question given ``[prediction, pred_scale]`` (both None when
     the uid has no prediction). Raises :class:`OfficialAbort` where the official scorer raises."""
@@ -192,8 +199,12 @@ def score_question(question: Mapping[str, Any], prediction: Any, pred_scale: Any
     gold_string = answer_string(gold, scale)
     scale_counted = bool(scale == pred_scale)
     answers = prediction if isinstance(prediction, list) else [prediction]
-    candidates = [answer_string(answers, pred_scale)]
-    alternative = percent_alternative(answers, pred_scale)
+    try:
+        candidates = [answer_string(answers, pred_scale)]
+        alternative = percent_alternative(answers, pred_scale)
+    except OfficialAbort as error:
+        raise PredictionAbort(f"the prediction of {uid!r} cannot be read ({error}); expected [answer, scale]: "
+                              "a string, a number or a list of strings, and a scale string") from None
     if alternative is not None:
         candidates.append(alternative)
     best: tuple[float, float, str, str] | None = None
@@ -210,5 +221,5 @@ def score_question(question: Mapping[str, Any], prediction: Any, pred_scale: Any
                          gold_string=gold_norm, pred_string=pred_norm)
 
 
-__all__ = ["SCALES", "NUMERIC_TYPES", "Reason", "QuestionScore", "numpy_round_2", "bag_f1", "em_f1",
+__all__ = ["SCALES", "NUMERIC_TYPES", "Reason", "QuestionScore", "PredictionAbort", "numpy_round_2", "bag_f1", "em_f1",
            "gold_answers", "score_question"]

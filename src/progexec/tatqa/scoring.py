@@ -10,6 +10,7 @@ would stop with a traceback, the run says so (``aborted``) and still scores ever
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from ..limits import Limits
 from ..readers import InputError
 from .data import Question, read_predictions, read_questions
-from .metric import QuestionScore, Reason, score_question
+from .metric import PredictionAbort, QuestionScore, Reason, score_question
 from .normalize import OfficialAbort
 
 
@@ -120,15 +121,34 @@ def lookup(predictions: Any, uid: Any) -> tuple[Any, Any]:
     try:
         if uid not in predictions:
             return None, None
-        answer, scale = predictions[uid]
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as error:
-        raise OfficialAbort(f"the prediction of {uid!r} cannot be read as [answer, scale]: {error}") from None
+        value = predictions[uid]
+    except (TypeError, KeyError, IndexError, AttributeError) as error:
+        raise OfficialAbort(f"the prediction of {uid!r} cannot be looked up: {error}") from None
+    try:
+        answer, scale = value
+    except (TypeError, ValueError) as error:
+        raise PredictionAbort(f"the prediction of {uid!r} is {_shown(value)}, not a list [answer, scale] "
+                              f"(the official `answer, scale = value` raises: {error})") from None
     return answer, scale
 
 
-def _abort_score(question: Mapping[str, Any], uid: str, message: str) -> QuestionScore:
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def check_predictions(predictions: Any, name: str) -> None:
+    """Refuse a prediction document that is not one JSON object ``{uid: [answer, scale]}`` (exit 2). The
+    official ``tatqa_eval.py`` finds no uid in a list (``uid in list``) and silently scores every question 0."""
+    if not isinstance(predictions, dict):
+        kind = "a JSON list" if isinstance(predictions, list) else f"a JSON {type(predictions).__name__}"
+        raise InputError(f"{name}: {kind}; expected one JSON object {{uid: [answer, scale]}} (the official "
+                         f"tatqa_eval.py finds no uid in it and scores every question 0)")
+
+
+def _abort_score(question: Mapping[str, Any], uid: str, message: str, reason: Reason) -> QuestionScore:
     return QuestionScore(uid, question.get("answer_type"), question.get("answer_from"), question.get("scale"),
-                         None, None, 0.0, 0.0, False, Reason.OFFICIAL_ERROR, error=message)
+                         None, None, 0.0, 0.0, False, reason, error=message)
 
 
 def score_questions(questions: Iterable[Mapping[str, Any]], predictions: Any) -> TatqaScore:
@@ -142,7 +162,8 @@ def score_questions(questions: Iterable[Mapping[str, Any]], predictions: Any) ->
             answer, scale = lookup(predictions, uid)
             scored = score_question(question, answer, scale)
         except OfficialAbort as error:
-            scored = _abort_score(question, str(uid), str(error))
+            reason = Reason.BAD_INPUT if isinstance(error, PredictionAbort) else Reason.OFFICIAL_ERROR
+            scored = _abort_score(question, str(uid), str(error), reason)
             aborted = aborted or f"question {uid}: {error}"
         scores.append(scored)
         total_em += scored.em
@@ -165,6 +186,7 @@ def score_records(gold: Sequence[Any], predictions: Sequence[Any]) -> TatqaScore
         questions.extend(question for question in context["questions"] if isinstance(question, dict))
     document: Any = predictions[0] if len(predictions) == 1 and isinstance(predictions[0], (dict, list)) \
         else list(predictions)
+    check_predictions(document, "the predictions")
     return score_questions(questions, document)
 
 
@@ -182,8 +204,10 @@ def gold_questions(gold: str | Path, limits: Limits | None = None) -> list[Quest
 def score(gold: str | Path, predictions: str | Path, limits: Limits | None = None) -> TatqaScore:
     """Score a prediction file against a TAT-QA gold file (paths, ``-``, or ``tatqa:dev`` / ``tatqa:test``)."""
     questions = gold_questions(gold, limits)
-    return score_questions([question.raw for question in questions], read_predictions(predictions, limits))
+    document = read_predictions(predictions, limits)
+    check_predictions(document, str(predictions))
+    return score_questions([question.raw for question in questions], document)
 
 
-__all__ = ["Cell", "TatqaScore", "compensated_mean", "pivot", "lookup", "score_questions", "score_records", "gold_questions",
+__all__ = ["Cell", "TatqaScore", "compensated_mean", "pivot", "lookup", "check_predictions", "score_questions", "score_records", "gold_questions",
            "score"]
