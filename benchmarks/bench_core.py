@@ -17,10 +17,10 @@ from typing import Any
 
 from progexec.corpus import finqa_records
 from progexec.grammar.parse import _parser, parse_program
-from progexec.interp.arithmetic import Float64
+from progexec.core.arithmetic import Float64
 from progexec.interp.evaluate import evaluate
 from progexec.grammar.tokens import official_tokenize, step_from_parts
-from progexec.interp.arithmetic import official_str_to_num
+from progexec.core.arithmetic import official_str_to_num
 from progexec.interp.official import official_verdict
 from progexec.interp.run import execute_text
 

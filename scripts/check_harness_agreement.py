@@ -28,7 +28,7 @@ import progexec
 import progexec.integrations.lm_eval as task_folder
 from progexec.integrations.docs import TASKS, TaskKind, task_docs
 from progexec.integrations.inspect import tasks as inspect_tasks
-from progexec.mathqa import score_python
+from progexec.datasets.mathqa import score_python
 from progexec.reward.batch import score_lines
 
 GOLD = {"finqa": "finqa:test", "convfinqa": "convfinqa:dev"}

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Set, Tuple, Union
 
 from progexec.corpus import corpus_items
-from progexec.dialects.multihiertt import Abort, returned, score_item
+from progexec.datasets.multihiertt import Abort, returned, score_item
 from progexec.interp.run import execute_text
 
 _WANTED = {

@@ -34,10 +34,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from progexec.tatqa.data import read_predictions
-from progexec.tatqa.metric import score_question
-from progexec.tatqa.normalize import OfficialAbort, is_number, normalize_answer, to_number
-from progexec.tatqa.scoring import gold_questions, lookup, pivot
+from progexec.datasets.tatqa.data import read_predictions
+from progexec.datasets.tatqa.metric import score_question
+from progexec.datasets.tatqa.normalize import OfficialAbort, is_number, normalize_answer, to_number
+from progexec.datasets.tatqa.scoring import gold_questions, lookup, pivot
 
 SCALES = ("", "thousand", "million", "billion", "percent")
 WORDS = ("the", "a", "An", "net", "Revenue", "2019", "(1,234)", "$5.6", "12%", "-", "million", "Total,", "U.S.")
@@ -264,8 +264,8 @@ def compare_files(tatqa: Path, gold: str, questions: list[Any], predictions: dic
     import subprocess
     import tempfile
 
-    from progexec.tatqa.data import open_tatqa
-    from progexec.tatqa.scoring import score
+    from progexec.datasets.tatqa.data import open_tatqa
+    from progexec.datasets.tatqa.scoring import score
 
     with tempfile.TemporaryDirectory() as folder:
         gold_path, pred_path = Path(folder) / "gold.json", Path(folder) / "pred.json"

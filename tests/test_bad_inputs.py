@@ -15,7 +15,8 @@ import pytest
 
 from progexec.readers import read
 from progexec.runner import execute
-from progexec.interp.run import Execution, execute_text, execute_tokens
+from progexec.core.execution import Execution
+from progexec.interp.run import execute_text, execute_tokens
 
 from .reference_impl import ref_tokenize, reference_eval
 

@@ -15,7 +15,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from progexec.limits import DEFAULT_LIMITS
+from progexec.core.limits import DEFAULT_LIMITS
 from progexec.cli import main
 from progexec.isolation.process import StderrCapture
 

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 
 from progexec import runner
 from progexec.corpus import corpus_items
-from progexec.grammar.nodes import Num, Program, Ref, Row, Step
+from progexec.core.nodes import Num, Program, Ref, Row, Step
 from progexec.interp import compiled, run
 from progexec.interp.compiled import CACHE, MAX_FAST_CELLS, fast_outcome
-from progexec.items import Item
-from progexec.limits import DEFAULT_LIMITS, Limits, using
+from progexec.core.item import Item
+from progexec.core.limits import DEFAULT_LIMITS, Limits, using
 
 from .strategies import programs, tables
 

@@ -8,7 +8,7 @@ import pytest
 
 from progexec.corpus import convfinqa_records, finqa_records
 from progexec.interp.run import execute_text
-from progexec.interp.status import Status
+from progexec.core.status import Status
 
 
 def test_corpus_is_present_and_complete() -> None:

@@ -17,11 +17,13 @@ from fractions import Fraction
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from progexec.grammar.nodes import Program
-from progexec.grammar.parse import ProgramSyntaxError, parse_program, parse_token_list
+from progexec.core.nodes import Program
+from progexec.core.syntax import ProgramSyntaxError
+from progexec.grammar.parse import parse_program, parse_token_list
 from progexec.interp.flat import CompileError, compile_program
-from progexec.interp.run import Execution, execute_program, execute_text, execute_tokens
-from progexec.interp.status import Status
+from progexec.core.execution import Execution
+from progexec.interp.run import execute_program, execute_text, execute_tokens
+from progexec.core.status import Status
 from progexec.oracle.reference import exact_answer
 
 from .reference_impl import OPS, RefResult, error_bounds, ref_tokenize, reference_eval, same_value

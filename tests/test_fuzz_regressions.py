@@ -7,11 +7,11 @@ progexec computing the same thing twice.
 from __future__ import annotations
 
 from progexec.grammar import parse_program, parse_token_list
-from progexec.interp.arithmetic import CONVFINQA_LITERALS, Float64
+from progexec.core.arithmetic import CONVFINQA_LITERALS, Float64
 from progexec.interp.evaluate import evaluate
 from progexec.interp.flat import CompileError, compile_program
 from progexec.interp.run import execute_text, execute_tokens
-from progexec.interp.status import Status
+from progexec.core.status import Status
 
 from .reference_impl import ref_tokenize, reference_eval
 

@@ -25,7 +25,7 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 import progexec  # noqa: E402
 from progexec.integrations.docs import DocsError, task_docs  # noqa: E402
 from progexec.integrations.inspect import tasks  # noqa: E402
-from progexec.mathqa import bubblewrap, score_python  # noqa: E402
+from progexec.datasets.mathqa import bubblewrap, score_python  # noqa: E402
 from progexec.reward.batch import score_lines  # noqa: E402
 
 

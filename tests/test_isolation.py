@@ -24,8 +24,8 @@ import pytest
 
 import progexec
 from progexec.cli import main
-from progexec.mathqa import bubblewrap
-from progexec.mathqa.sandbox import SandboxLimits, SnippetKind, decode_result, run_snippet, run_snippets
+from progexec.datasets.mathqa import bubblewrap
+from progexec.datasets.mathqa.sandbox import SandboxLimits, SnippetKind, decode_result, run_snippet, run_snippets
 
 CORPUS = Path(__file__).parent / "data" / "hostile_snippets.jsonl"
 LIMITS = SandboxLimits(timeout=8.0, memory_bytes=512 * 1024 * 1024, max_output_chars=100_000)

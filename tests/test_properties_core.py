@@ -8,11 +8,11 @@ from hypothesis import example, given
 
 from progexec.grammar import Program, parse_program, parse_token_list
 from progexec.grammar.parse import _parser
-from progexec.interp.arithmetic import Float64
+from progexec.core.arithmetic import Float64
 from progexec.interp.evaluate import evaluate
 from progexec.interp.flat import CompileError, compile_program
 from progexec.interp.run import execute_text, execute_tokens
-from progexec.interp.status import Status
+from progexec.core.status import Status
 
 from .strategies import programs, tables
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from progexec.corpus import corpus_items
-from progexec.items import Item
+from progexec.core.item import Item
 from progexec.readers import read
 from progexec.record_line import execution_line
 from progexec.records import dumps, execution_record

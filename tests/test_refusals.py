@@ -6,13 +6,13 @@ import pytest
 
 from progexec.runner import execute
 from progexec.grammar import Program, parse_program
-from progexec.items import Item
-from progexec.interp.arithmetic import Float64
+from progexec.core.item import Item
+from progexec.core.arithmetic import Float64
 from progexec.interp.evaluate import evaluate
 from progexec.interp.flat import run_flat
-from progexec.interp.ops import FINQA_OPS, OpSpec
+from progexec.core.ops import FINQA_OPS, OpSpec
 from progexec.interp.run import execute_text
-from progexec.interp.status import Status, status_name
+from progexec.core.status import Status, status_name
 
 TABLE = [["", "2019", "2018"], ["revenue", "$ 1,200", "5%"], ["empty"], ["bad", "n/a", "3"],
          ["dup", "1", "2"], ["dup", "10", "20"]]

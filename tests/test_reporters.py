@@ -16,7 +16,7 @@ import pytest
 
 import progexec
 from progexec.cli import main
-from progexec.items import program_item
+from progexec.core.item import program_item
 from progexec.readers import read
 from progexec.report import (REPORT_TYPES, ScoreRun, UnknownFormatError, build_report, render_as, render_html,
                              render_json, render_markdown, render_text, templates, write_html, write_json,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from progexec.grammar.tokens import official_tokenize
-from progexec.items import Item
+from progexec.core.item import Item
 from progexec.readers import read
 from progexec.reward import score_completion
 from progexec.score import official_scorer

@@ -12,7 +12,7 @@ from progexec.corpus import finqa_records
 from progexec.grammar import parse_program
 from progexec.interp.flat import FlatProgram, Op, compile_program, run_flat
 from progexec.interp.run import execute_text
-from progexec.interp.status import Status
+from progexec.core.status import Status
 
 SEED_GOLD = {
     "ADI/2009/page_49.pdf-1": 3.8,

@@ -21,8 +21,8 @@ import pytest
 import progexec
 from progexec import readers
 from progexec.corpus import finqa_records
-from progexec.items import Item
-from progexec.limits import LIMIT_DOCS, ItemTimeLimitExceeded, Limits, check_deadline, run_with_time_limit, using
+from progexec.core.item import Item
+from progexec.core.limits import LIMIT_DOCS, ItemTimeLimitExceeded, Limits, check_deadline, run_with_time_limit, using
 from progexec.runner import execute
 
 PREDICTIONS = Path(__file__).parent / "data" / "predictions"
@@ -49,8 +49,8 @@ def test_public_api_is_curated() -> None:
         assert name in progexec.__all__ and hasattr(progexec, name)
     result = _progexec("--version")
     assert result.returncode == 0 and result.stdout.decode().strip() == f"progexec {progexec.__version__}"
-    from progexec.grammar.parse import ProgramSyntaxError
-    from progexec.limits import LimitError
+    from progexec.core.syntax import ProgramSyntaxError
+    from progexec.core.limits import LimitError
     from progexec.score import ScoreInputError
 
     for error in (progexec.InputError, LimitError, ScoreInputError, ProgramSyntaxError):
@@ -385,14 +385,14 @@ def test_a_clock_that_stops_items_fails_the_run_and_says_so(tmp_path: Path) -> N
 def test_errors_are_one_root_with_three_kinds_that_say_where() -> None:
     """Every error progexec raises on purpose derives from ProgexecError, and an unusable input is one kind,
     InputError, that carries where it was found as attributes (not only in its text)."""
-    from progexec.errors import InputError, OptionError, SetupError
-    from progexec.grammar.parse import ProgramSyntaxError
+    from progexec.core.errors import InputError, OptionError, SetupError
+    from progexec.core.syntax import ProgramSyntaxError
     from progexec.integrations._gold import AdapterInputError
-    from progexec.mathqa.score_python import SnippetInputError
+    from progexec.datasets.mathqa.score_python import SnippetInputError
     from progexec.readers import InputError as ReadersInputError, read
     from progexec.reward.gold import GoldRecordError
     from progexec.score.loading import ScoreInputError
-    from progexec.dialects import UnknownDialectError
+    from progexec.core.registry import UnknownDialectError
     from progexec.isolation.bwrap import IsolationUnavailable
 
     assert ReadersInputError is InputError

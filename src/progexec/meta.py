@@ -11,7 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .limits import Limits, current
+from .core.limits import Limits, current
 
 _EMBEDDED = {"finqa": "finqa.jsonl.gz", "convfinqa": "convfinqa.jsonl.gz", "mathqa": "mathqa_{split}.json.gz",
              "tatqa": "tatqa_{split}.json.gz"}

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn, TextIO
 
-from ..limits import limit_help, using
+from ..core.limits import limit_help, using
 from .common import EXIT_USAGE, UsageError, internal_error, limits_from, take_written
 
 COMMAND_MODULES: dict[str, str] = {

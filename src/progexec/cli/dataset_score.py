@@ -11,8 +11,9 @@ import argparse
 import sys
 from typing import Any
 
-from ..dialects import Dialect, get_dialect
-from ..limits import using
+from ..core.dataset import Dialect
+from ..core.registry import get_dataset as get_dialect
+from ..core.limits import using
 from ..readers import InputError, detect_format, read_records
 from ..records import FORMAT_VERSION, dumps
 from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, command_meta, limits_from, open_output, verdict

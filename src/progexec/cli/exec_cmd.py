@@ -11,11 +11,12 @@ from functools import partial
 from itertools import chain, islice
 
 from ..corpus import CORPUS_NAMES
-from ..items import Item
-from ..limits import Limits, using
+from ..core.item import Item
+from ..datasets.mathqa.execute import MathQAResult
+from ..core.limits import Limits, using
 from ..readers import InputError, read
 from ..record_line import execution_line
-from ..mathqa.execute import Semantics
+from ..datasets.mathqa.execute import Semantics
 from ..parallel import PerItem, parallel_map
 from ..runner import execute, stopped_by_clock
 from .mathqa_cmd import add_semantics_argument, semantics_from
@@ -108,7 +109,7 @@ def exec_line(item: Item, limits: Limits, semantics: Semantics) -> tuple[str, Ta
     if getattr(execution.detail, "executed", True) is False:  # counted, not executed (TAT-QA span questions)
         kind = str(getattr(execution.detail, "answer_type", "other"))
         return "", TallyEntry(execution.status.label, None, False, not_executed=kind)
-    result = execution.mathqa
+    result = execution.detail if isinstance(execution.detail, MathQAResult) else None
     if result is None:  # the FinQA family: one shared entry per (status, match, clock), not one object per item
         key = (execution.outcome.status, execution.match, stopped_by_clock(execution))
         entry = _ENTRIES.get(key)

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from ..interp.evaluate import first_refusal_text
-from ..dialects import dialect_names
-from ..items import program_item
+from ..core.registry import dataset_names as dialect_names
+from ..core.item import program_item
 from ..runner import execute
-from ..interp.status import Status
-from ..interp.table import TableError, validate_table
+from ..core.status import Status
+from ..core.table import TableError, validate_table
 from ..records import dumps, json_value, outcome_fields
 from ..jsonrecords import decode, read_document
 from ..textsource import InputError, open_source

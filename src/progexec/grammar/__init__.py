@@ -1,7 +1,8 @@
 """Parsing: the Lark grammar, the AST and the official token form."""
 
-from .nodes import Arg, Num, Program, Ref, Row, Step, TABLE_OPS
-from .parse import ProgramSyntaxError, parse_program, parse_token_list
+from ..core.nodes import Arg, Num, Program, Ref, Row, Step, TABLE_OPS
+from ..core.syntax import ProgramSyntaxError
+from .parse import parse_program, parse_token_list
 from .tokens import ALL_OPS, official_tokenize
 
 __all__ = [

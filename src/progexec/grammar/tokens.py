@@ -11,9 +11,9 @@ from collections.abc import Sequence
 import re
 from functools import lru_cache
 
-from ..interp.ops import FINQA_OPS
-from .nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
-from ..errors import InputError
+from ..core.ops import FINQA_OPS
+from ..core.nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
+from ..core.errors import InputError
 
 ALL_OPS: tuple[str, ...] = tuple(FINQA_OPS)
 """The ten FinQA op names in the official order (from the one op table)."""

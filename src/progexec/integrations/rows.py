@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..dialects import get_dialect
+from ..core.registry import get_dataset as get_dialect
 from ..corpus import CORPUS_NAMES, convfinqa_records, finqa_records
-from ..errors import InputError, ProgexecError
+from ..core.errors import InputError, ProgexecError
 from ..readers import read_records
 from ..reward import Policy
 from ..reward.gold import GoldRecord, GoldRecordError
@@ -178,7 +178,7 @@ def _mathqa(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[Exa
 def _tatqa(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[Example]:
     """Every question of one TAT-QA context: its paragraphs as the passage, its table, the gold record
     ``{dialect: tatqa, answer, scale, answer_type}`` the reward core scores by TAT-QA's rules."""
-    from ..tatqa.data import questions_of
+    from ..datasets.tatqa.data import questions_of
 
     stem, _, number = fallback.rpartition("-")
     for question in questions_of(value, where, stem, int(number) + 1 if number.isdigit() else 1):
@@ -242,11 +242,11 @@ def file_examples(source: str) -> Iterator[Example]:
 
 def corpus_examples(name: str) -> Iterator[Example]:
     """The examples of an embedded corpus (its records hold no passages and no question text)."""
-    from ..mathqa.corpus import mathqa_records
+    from ..datasets.mathqa.corpus import mathqa_records
 
     corpus, _, split = name.partition(":")
     if corpus == "tatqa":  # the embedded TAT-QA files are the official files: passages and questions included
-        from ..tatqa.data import read_questions
+        from ..datasets.tatqa.data import read_questions
 
         for index, question in enumerate(read_questions(name)):
             if question.error is not None:

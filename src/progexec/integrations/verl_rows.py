@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from ..corpus import convfinqa_records, finqa_records
-from ..errors import ProgexecError
-from ..mathqa.corpus import mathqa_records
+from ..core.errors import ProgexecError
+from ..datasets.mathqa.corpus import mathqa_records
 from ..reward import Policy
 from .verl import DATA_SOURCE_DIALECTS
 

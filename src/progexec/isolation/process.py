@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from enum import Enum
 from typing import IO, Optional
-from ..limits import current
+from ..core.limits import current
 
 READ_SIZE = 65536
 """Bytes asked of a pipe per read."""

@@ -19,8 +19,8 @@ import types
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..items import Item
-from ..limits import Limits
+from ..core.item import Item
+from ..core.limits import Limits
 from ..records import FORMAT_VERSION
 from .formats import (REPORT_TYPES, UnknownFormatError, render_as, render_html, render_json, render_markdown,
                       render_text, reporter_for, write_as, write_html, write_json, write_markdown)

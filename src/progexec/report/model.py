@@ -10,9 +10,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..interp.status import Status
-from ..items import Item
-from ..limits import Limits
+from ..core.status import Status
+from ..core.item import Item
+from ..core.limits import Limits
 from ..meta import run_meta
 from ..parallel import ParallelOptions, PerItem, parallel_map
 from ..oracle.classify import ALL_VARIANTS, Analysis, FindingKind, analyze_execution

@@ -18,7 +18,7 @@ from itertools import chain
 from typing import Any
 
 from ..jsonrecords import Record, decode, unreadable_reason
-from ..limits import current
+from ..core.limits import current
 from ..records import dumps
 from .core import score_completion
 from .gold import GoldRecord, GoldRecordError, parse_policy

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..limits import DEFAULT_LIMITS, current
+from ..core.limits import DEFAULT_LIMITS, current
 from .gold import GoldRecord, GoldRecordError, parse_policy
 from .goldvalue import ResolvedGold, resolve
 from .model import DEFAULT_POLICY, Policy, RewardResult, RewardStatus, make_result

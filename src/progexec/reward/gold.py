@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..limits import current
-from ..dialects import get_dialect
-from ..errors import InputError
-from ..interp.table import TableError, validate_table
+from ..core.limits import current
+from ..core.registry import get_dataset as get_dialect
+from ..core.errors import InputError
+from ..core.table import TableError, validate_table
 from .model import Policy
 from .numbers import read_gold
 from .programs import RUNNERS

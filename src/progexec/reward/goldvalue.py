@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..dialects import get_dialect
-from ..mathqa.options import Option, parse_options
+from ..core.registry import get_dataset as get_dialect
+from ..datasets.mathqa.options import Option, parse_options
 from .gold import GoldRecord
 from .numbers import read_gold
 from .programs import run_official

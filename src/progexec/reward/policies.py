@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..dialects import get_dialect
-from ..mathqa.options import select_option, within_one_percent
+from ..core.registry import get_dataset as get_dialect
+from ..datasets.mathqa.options import select_option, within_one_percent
 from .answers import choose
 from .extract import Found, find
 from .gold import UNITS, GoldRecord

@@ -16,15 +16,16 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..dialects import get_dialect
+from ..core.registry import get_dataset as get_dialect
 from ..grammar.mathqa_parse import parse_mathqa
-from ..grammar.parse import ProgramSyntaxError, parse_program
-from ..items import Item
-from ..limits import DEFAULT_LIMITS, current
+from ..core.syntax import ProgramSyntaxError
+from ..grammar.parse import parse_program
+from ..core.item import Item
+from ..core.limits import DEFAULT_LIMITS, current
 from ..runner import execute
-from ..interp.table import Table
-from ..mathqa.binding import number_texts
-from ..mathqa.execute import run_program
+from ..core.table import Table
+from ..datasets.mathqa.binding import number_texts
+from ..datasets.mathqa.execute import run_program
 
 MAX_REWARD_PROGRAM_CHARS = DEFAULT_LIMITS.max_reward_program_chars
 """The default (``max_reward_program_chars``): a longer predicted program is too_large, never parsed."""
@@ -85,7 +86,7 @@ def _run_finqa(text: str, table: Table | None, dialect: str, problem: str | None
         program = parse_program(text)
     except ProgramSyntaxError as error:
         return ProgramRun(None, error.message, syntax_error=True)
-    execution = execute(Item("completion", list(program.to_tokens()), table, dialect=dialect))
+    execution = execute(Item("completion", list(program.to_tokens()), table, dialect=get_dialect(dialect)))
     verdict = execution.official
     if not verdict.valid or verdict.value is None:
         if execution.outcome.present:
@@ -98,7 +99,7 @@ def _run_finqa(text: str, table: Table | None, dialect: str, problem: str | None
 
 def _run_tokens(text: str, table: Table | None, dialect: str) -> ProgramRun:
     """The official reading of program text: ``official_tokenize`` then ``eval_program``."""
-    verdict = execute(Item("completion", get_dialect(dialect).tokenize(text), table, dialect=dialect)).official
+    verdict = execute(Item("completion", get_dialect(dialect).tokenize(text), table, dialect=get_dialect(dialect))).official
     if verdict.valid and verdict.value is not None:
         if isinstance(verdict.value, float) and not math.isfinite(verdict.value):
             return ProgramRun(None, f"the official value is {verdict.value!r}, which equals no gold")

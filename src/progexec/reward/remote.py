@@ -15,8 +15,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..limits import current
-from ..errors import InputError
+from ..core.limits import current
+from ..core.errors import InputError
 from .core import score_completion
 from .model import Policy, RewardResult
 

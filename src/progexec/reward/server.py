@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
-from ..limits import DEFAULT_LIMITS, Limits, current, using
+from ..core.limits import DEFAULT_LIMITS, Limits, current, using
 from .batch import score_item
 from .gold import GoldRecordError, parse_policy
 from .model import DEFAULT_POLICY, Policy, RewardStatus, make_result

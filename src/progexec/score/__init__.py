@@ -14,7 +14,7 @@ from typing import Any
 
 from .equivalence import ProgramMatch, Why, equal_program
 from .loading import CORPUS_NAMES, ScoreInputError, load_gold, load_predictions
-from ..limits import Limits
+from ..core.limits import Limits
 from ..records import FORMAT_VERSION
 from .results import GoldItem, Prediction, ScoreReport, Verdict
 from .scoring import SCORERS, disagreements, resolve_scorers, score_predictions

@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import math
 import re
+from ...core.registry import get_dataset
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ...limits import current
+from ...core.limits import current
 from ...corpus import convfinqa_records, finqa_records
-from ...items import Item
-from ...mathqa.corpus import mathqa_records
-from ...mathqa.execute import execute_problem
-from ...mathqa.options import read_options
+from ...core.item import Item
+from ...datasets.mathqa.corpus import mathqa_records
+from ...datasets.mathqa.execute import execute_problem
+from ...datasets.mathqa.options import read_options
 from ...runner import execute
 
 _TABLE_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
@@ -117,7 +118,7 @@ def _program_reproduces(gold: Gold) -> bool:
     program = gold.record["program"]
     if "(" not in program:  # a ConvFinQA turn that is a bare number: no program to write
         return False
-    item = Item(gold.key, program, gold.record["table"], gold.record["answer"], True, gold.dialect)
+    item = Item(gold.key, program, gold.record["table"], gold.record["answer"], True, dialect=get_dataset(gold.dialect))
     return execute(item).match is True
 
 

@@ -1,0 +1,118 @@
+"""Finding a :class:`~progexec.core.dataset.Dataset` by name: the built-in ones, entry points, and ``register``.
+
+The built-in table is :data:`progexec.datasets.BUILTIN`; a third-party distribution adds a dataset through
+the entry point group ``progexec.datasets`` (``name = "package.module:RECORD"``), the way pytest plugins
+register. Both are read by name at run time (``importlib``), so this bottom layer imports nothing above it and
+a dataset module is imported only when its name is first looked up (``import progexec`` stays cheap).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import importlib.metadata
+import threading
+
+from .dataset import Dataset
+from .errors import OptionError
+
+BUILTIN_PACKAGE = "progexec.datasets"
+"""The package whose ``BUILTIN`` maps each built-in dataset name to ``module:attribute`` of its record."""
+
+ENTRY_POINT_GROUP = "progexec.datasets"
+"""The entry point group a third-party dataset registers in: ``name = "module:RECORD"``."""
+
+
+class UnknownDialectError(OptionError):
+    """A dataset name no registry entry has."""
+
+
+_LOADED: dict[str, Dataset] = {}
+_ADDED: dict[str, str] = {}
+_LOCK = threading.Lock()
+_PLUGINS: dict[str, str] | None = None
+
+
+def _builtin() -> dict[str, str]:
+    table = importlib.import_module(BUILTIN_PACKAGE).BUILTIN
+    assert isinstance(table, dict)
+    return table
+
+
+def _plugins() -> dict[str, str]:
+    """Name -> ``module:attribute`` of every installed distribution's ``progexec.datasets`` entry point."""
+    global _PLUGINS
+    if _PLUGINS is None:
+        found = {point.name: point.value for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+        with _LOCK:
+            _PLUGINS = found
+    return _PLUGINS
+
+
+def reset_plugins() -> None:
+    """Forget the entry points read so far (after installing a distribution, or in a test)."""
+    global _PLUGINS
+    with _LOCK:
+        _PLUGINS = None
+        for name in [name for name in _LOADED if name not in _builtin() and name not in _ADDED]:
+            del _LOADED[name]
+
+
+def register(dataset: Dataset) -> Dataset:
+    """Add (or replace) a dataset entry at run time; returns it."""
+    with _LOCK:
+        _LOADED[dataset.name] = dataset
+        _ADDED[dataset.name] = ""
+    return dataset
+
+
+def dataset_names() -> tuple[str, ...]:
+    """Every registered dataset name: built-in ones first (in the order commands list them), then entry points,
+    then those added by :func:`register`."""
+    names = dict.fromkeys(_builtin())
+    names.update(dict.fromkeys(_plugins()))
+    names.update(dict.fromkeys(_ADDED))
+    return tuple(names)
+
+
+def get_dataset(name: str) -> Dataset:
+    """The record named ``name``; raises UnknownDialectError naming the known ones."""
+    found = _LOADED.get(name)
+    if found is not None:
+        return found
+    where = _builtin().get(name) or _plugins().get(name) if isinstance(name, str) else None
+    if not where:
+        known = dataset_names()
+        close = difflib.get_close_matches(str(name), list(known), n=1) if isinstance(name, str) else []
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise UnknownDialectError(f"unknown dialect {name!r}{hint}; one of {', '.join(known)}")
+    module, _, attribute = where.partition(":")
+    entry = getattr(importlib.import_module(module), attribute)
+    if not isinstance(entry, Dataset):
+        raise UnknownDialectError(f"dataset {name!r}: {where} is not a progexec Dataset record")
+    with _LOCK:
+        _LOADED[name] = entry
+    return entry
+
+
+def corpus_names() -> tuple[str, ...]:
+    """Every embedded corpus name (``finqa:test``, ...): the built-in table's, then each entry point dataset's
+    ``corpora``."""
+    names = list(importlib.import_module(BUILTIN_PACKAGE).CORPORA)
+    for name in _plugins():
+        names.extend(name_ for name_ in getattr(get_dataset(name), "corpora", ()) if name_ not in names)
+    return tuple(names)
+
+
+def default_dataset() -> Dataset:
+    """The dataset of a program that names none: the first built-in one (FinQA)."""
+    return get_dataset(next(iter(_builtin())))
+
+
+def datasets() -> tuple[Dataset, ...]:
+    """Every registered dataset's record, in :func:`dataset_names` order (imports each one)."""
+    return tuple(get_dataset(name) for name in dataset_names())
+
+
+__all__ = ["UnknownDialectError", "register", "dataset_names", "get_dataset", "datasets", "corpus_names", "default_dataset", "reset_plugins",
+           "BUILTIN_PACKAGE", "ENTRY_POINT_GROUP"]
