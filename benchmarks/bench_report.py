@@ -10,7 +10,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from progexec.corpus import finqa_items, finqa_records
+from progexec.corpus import finqa_records
+from progexec.datasets.finqa import finqa_items
 from progexec.grammar import parse_program
 from progexec.core.arithmetic import Float64
 from progexec.interp.evaluate import evaluate

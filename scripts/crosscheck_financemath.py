@@ -9,7 +9,7 @@ and ``validation_pot_results.json`` (default: ``../shared/data/financemath`` bes
    so nothing else runs there. Its modules for the OpenAI API, ``evaluate`` and ``tqdm`` are stubbed
    (the program-of-thought path never uses them); numpy, scipy, sympy and pandas are imported before it,
    as in the published runs.
-2. ``progexec.pysolution`` scores the same files in its sandbox.
+2. ``progexec.datasets.pysolution`` scores the same files in its sandbox.
 3. Compared: every item's ``acc`` and ``execution_rate`` (progexec vs the rerun, and vs the published
    ``outputs/validation/processed_pot_outputs`` when the checkout has them), every model's accuracy and
    execution rate (vs the rerun and the published results file), the code extraction on every output, and

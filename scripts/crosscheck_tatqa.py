@@ -17,7 +17,7 @@ falsy predictions (``""``, ``[]``, ``null``, ``0``) and missing ones; plus the r
 ``TaTQAEmAndF1`` (one instance, in file order, as ``evaluate_json`` does) and by progexec; EM, F1
 and the scale-score increment must be equal as floats per question, the aggregates and the
 answer type x answer source tables equal; for two sets per gold file the official ``tatqa_eval.py`` also
-runs in its own process on files, and must print the figures ``progexec.tatqa.score`` gives on those
+runs in its own process on files, and must print the figures ``progexec.datasets.tatqa.score`` gives on those
 files. ``--fuzz N`` also compares ``normalize_answer``,
 ``is_number`` and ``to_number`` on N generated strings. Exit 1 on any disagreement.
 """
@@ -260,7 +260,7 @@ def documented_quirks(metric: Any) -> int:
 
 def compare_files(tatqa: Path, gold: str, questions: list[Any], predictions: dict[str, Any], name: str) -> int:
     """Write the gold and the predictions to files, run the official ``tatqa_eval.py`` on them in a fresh
-    process, and compare its printed figures with ``progexec.tatqa.score`` on the same files."""
+    process, and compare its printed figures with ``progexec.datasets.tatqa.score`` on the same files."""
     import subprocess
     import tempfile
 

@@ -120,7 +120,7 @@ def test_answer_task_equals_progexec_reward(tmp_path: Path, manager: Any, task: 
     results, used = evaluate(tmp_path, manager, task, completions, len(items))
     lines = [json.dumps({"id": item.id, "completion": used[item.id], "policy": "numeric",
                          "gold": {"answer": item.gold, "program": item.program, "table": item.table,
-                                  "dialect": item.dialect}}) for item in items]
+                                  "dialect": item.dialect.name}}) for item in items]
     rewards = [json.loads(line)["score"] for line in score_lines(lines)]
     assert results["numeric_acc,none"] == sum(rewards) / len(rewards)
     # the dataset's exe_ans written as the final answer is correct (items 0 and 2 of every four)

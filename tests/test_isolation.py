@@ -151,8 +151,8 @@ def test_wrong_score_attempts_score_incorrect(tmp_path: Path, capsys: pytest.Cap
     steal_argv = ("argv = open('/proc/%d/cmdline' % os.getppid(), 'rb').read().split(b'\\0')\n"
                   "path = argv[argv.index(b'--gold') + 1].decode()\n" + steal_gold.replace(repr(str(gold)), "path"))
     regenerate = (f"sys.path.insert(0, {str(SRC)!r})\n"
-                  "gen = real_import('progexec.mathqa.python_gen', fromlist=['x'])\n"
-                  "corpus = real_import('progexec.mathqa.corpus', fromlist=['x'])\n"
+                  "gen = real_import('progexec.datasets.mathqa.python_gen', fromlist=['x'])\n"
+                  "corpus = real_import('progexec.datasets.mathqa.corpus', fromlist=['x'])\n"
                   "answer = gen.translate(corpus.mathqa_records('test')[0], 0).answer\n")
     pred = [{"id": "a", "code": prelude + steal_gold}, {"id": "b", "code": prelude + steal_argv},
             {"id": "c", "code": prelude + regenerate},

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from progexec.datasets import get_dataset
 import progexec
 from progexec import readers
 from progexec.corpus import finqa_records
@@ -154,7 +155,7 @@ def test_exec_and_report_agree_on_the_gold_match(tmp_path: Path) -> None:
 
 def test_table_program_without_table_counts_the_same_in_both_gold_figures() -> None:
     record = next(r for r in finqa_records() if r["program"].startswith("table_"))
-    items = [Item(record["id"], record["program"], None, record["exe_ans"], True)]
+    items = [Item(record["id"], record["program"], None, record["exe_ans"], True, dialect=get_dataset("finqa"))]
     report = progexec.report(items)
     assert report.gold_summary()["mismatching"] == report.finding_counts()["gold_mismatch"] == 1
 
@@ -285,7 +286,7 @@ def test_deadline_works_off_the_main_thread() -> None:
 
 def test_same_answers_from_eight_threads_as_serial() -> None:
     records = _test_split()[:200]
-    items = [Item(r["id"], r["program"], r["table"], r["exe_ans"], True) for r in records]
+    items = [Item(r["id"], r["program"], r["table"], r["exe_ans"], True, dialect=get_dataset("finqa")) for r in records]
 
     def answers(item: Item) -> tuple[Any, ...]:
         execution = execute(item)
@@ -320,7 +321,7 @@ def test_report_from_eight_threads_equals_serial() -> None:
     from progexec.report import json_report
 
     records = [r for r in finqa_records() if "exp(" in r["program"]][:8] + _test_split()[:24]
-    items = [Item(r["id"], r["program"], r["table"], r["exe_ans"], True) for r in records]
+    items = [Item(r["id"], r["program"], r["table"], r["exe_ans"], True, dialect=get_dataset("finqa")) for r in records]
     serial = json_report.render(progexec.report(items))
     with ThreadPoolExecutor(8) as pool:
         assert set(pool.map(lambda _: json_report.render(progexec.report(items)), range(8))) == {serial}

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .core.errors import ProgexecError
 from .core.limits import DEFAULT_LIMITS, Limits
+from .core.version import __version__
 
 if TYPE_CHECKING:
     from . import report, score
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from .runner import execute
     from .score.results import ScoreReport
 
-__version__ = "0.3.0"
 
 # ``progexec.score`` and ``progexec.report`` are the subpackages themselves, and both are callable:
 # ``progexec.score(gold, predictions)`` is ``progexec.score.score_sources`` (paths, corpus names or records

@@ -39,7 +39,7 @@ def input_digest(source: str) -> dict[str, Any]:
 def run_meta(inputs: Sequence[str], arguments: Sequence[str] | None = None,
              limits: Limits | None = None) -> dict[str, Any]:
     """The ``meta`` object of a JSON output."""
-    from . import __version__
+    from .core.version import __version__
 
     record: dict[str, Any] = {
         "progexec": __version__,

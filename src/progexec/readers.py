@@ -1,4 +1,4 @@
-"""Every input becomes a stream of :class:`~progexec.items.Item`: one registry of readers.
+"""Every input becomes a stream of :class:`~progexec.core.item.Item`: one registry of readers.
 
 A source is a path, ``-`` (standard input) or an embedded corpus name (``finqa:test``, ...). It is
 read once, as a stream, along one path that every command follows:

@@ -94,7 +94,7 @@ def _hint(parser: argparse.ArgumentParser, message: str) -> str:
 
 def build_parser(only: str | None = None) -> Parser:
     """The whole command line; ``only`` builds just that subcommand (the others are then not importable)."""
-    from .. import __version__
+    from ..core.version import __version__
 
     parser = Parser(
         prog="progexec",

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         items = with_dialect(stream_items(sources), chosen_dialect(args))
         first = next(items, None)
         items = chain([first], items) if first is not None else items
-        from ..datasets.tatqa.items import is_question_item
+        from ..datasets.tatqa.dataset import is_question_item
 
         if first is not None and is_question_item(first):  # TAT-QA questions: the derivation report
             from .dataset_commands import run_report

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..interp.evaluate import first_refusal_text
-from ..core.registry import dataset_names as dialect_names
+from ..core.registry import dataset_names as dialect_names, get_dataset
 from ..core.item import program_item
 from ..runner import execute
 from ..core.status import Status
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         program: str | list[str] = tokens
     else:
         program = text
-    execution = execute(program_item(program, table, args.dialect, args.problem), limits_from(args))
+    execution = execute(program_item(program, table, get_dataset(args.dialect), args.problem), limits_from(args))
     outcome = execution.outcome
     if args.json:
         print(dumps(outcome_fields(execution)))

@@ -9,7 +9,7 @@ asks ``item.dialect.bare_numbers``, never compares a dataset's name. The records
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -74,9 +74,18 @@ class Dataset:
     reader: Callable[[Any, str], Iterator[Item]] | None = None
     """Its dataset files' reader: one record (a :class:`progexec.jsonrecords.Record`) and the file's stem to Items."""
     corpus: Callable[[str], Iterator[Item]] | None = None
+    """Its embedded corpora: a corpus name (``finqa:test``) to Items."""
     corpora: tuple[str, ...] = ()
     """The embedded corpus names an entry-point dataset adds (built-in ones are listed in ``progexec.datasets``)."""
-    """Its embedded corpora: a corpus name (``finqa:test``) to Items."""
+    reward_run: Callable[[str, Table | None, str, str | None, bool], Any] | None = None
+    """How the reward runs a completion's program text of this dataset (``(text, table, name, problem, strict) ->
+    ProgramRun``); None: as a FinQA-family program over the table."""
+    reward_equal: Callable[[Any, Any, Any], bool] | None = None
+    """The official comparison of a program's value with the gold, where it is not ``==`` (MathQA's options)."""
+    reward_rule: str = ""
+    """``module:function`` of the dataset's own reward rule, for answers that are not programs."""
+    read_options: Callable[[str], Mapping[str, Any]] | None = None
+    """Reads a gold record's answer options (letter -> option with a ``value``), for datasets answered by letter."""
     float64: Float64 = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -12,6 +12,7 @@ import difflib
 import importlib
 import importlib.metadata
 import threading
+from typing import Any
 
 from .dataset import Dataset
 from .errors import OptionError
@@ -104,6 +105,29 @@ def corpus_names() -> tuple[str, ...]:
     return tuple(names)
 
 
+def _table(name: str) -> Any:
+    return getattr(importlib.import_module(BUILTIN_PACKAGE), name)
+
+
+def reward_dataset_names() -> tuple[str, ...]:
+    """The datasets whose gold programs the reward runs, in the order messages list them: the built-in table's,
+    then each entry point dataset with a ``reward_run``."""
+    names: list[str] = list(_table("PROGRAM_REWARDS"))
+    names.extend(name for name in _plugins() if name not in names and get_dataset(name).reward_run is not None)
+    return tuple(names)
+
+
+def reward_rules() -> dict[str, str]:
+    """Gold ``dialect`` -> ``module:function`` of a dataset's own reward rule (answers that are not programs):
+    the built-in table's, then each entry point dataset's ``reward_rule``."""
+    rules: dict[str, str] = dict(_table("REWARD_RULES"))
+    for name in _plugins():
+        rule = get_dataset(name).reward_rule
+        if rule:
+            rules.setdefault(name, rule)
+    return rules
+
+
 def default_dataset() -> Dataset:
     """The dataset of a program that names none: the first built-in one (FinQA)."""
     return get_dataset(next(iter(_builtin())))
@@ -114,5 +138,5 @@ def datasets() -> tuple[Dataset, ...]:
     return tuple(get_dataset(name) for name in dataset_names())
 
 
-__all__ = ["UnknownDialectError", "register", "dataset_names", "get_dataset", "datasets", "corpus_names", "default_dataset", "reset_plugins",
+__all__ = ["UnknownDialectError", "register", "dataset_names", "get_dataset", "datasets", "corpus_names", "default_dataset", "reward_dataset_names", "reward_rules", "reset_plugins",
            "BUILTIN_PACKAGE", "ENTRY_POINT_GROUP"]

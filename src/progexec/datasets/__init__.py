@@ -29,8 +29,19 @@ CORPORA = ("finqa", "finqa:test", "finqa:dev", "finqa:train", "convfinqa", "conv
 """Every embedded corpus, by the name ``read``, ``--gold`` and the batch commands accept; the part before the
 colon names the dataset that reads it."""
 
+PROGRAM_REWARDS = ("finqa", "convfinqa", "multihiertt", "mathqa")
+"""The datasets whose gold programs ``reward`` runs, in the order its messages list them."""
+
+REWARD_RULES: dict[str, str] = {
+    "tatqa": "progexec.datasets.tatqa.reward:score_tatqa",
+    "financemath": "progexec.datasets.pysolution.reward:score_python_solution_gold",
+    "docmath": "progexec.datasets.pysolution.reward:score_python_solution_gold",
+}
+"""Gold ``dialect`` -> ``module:function`` of the dataset's own reward rule, ``(completion, gold mapping, policy) ->
+RewardResult``: answers of these datasets are not programs (imported on first use)."""
+
 get_dialect = get_dataset
 dialect_names = dataset_names
 
-__all__ = ["Dataset", "Dialect", "DatasetScore", "UnknownDialectError", "BUILTIN", "CORPORA", "register", "dataset_names",
+__all__ = ["Dataset", "Dialect", "DatasetScore", "UnknownDialectError", "BUILTIN", "CORPORA", "PROGRAM_REWARDS", "REWARD_RULES", "register", "dataset_names",
            "datasets", "get_dataset", "dialect_names", "get_dialect"]

@@ -1,8 +1,8 @@
 """The interpreter's fast path: a program compiled once into a flat op array, cached by its text.
 
-:func:`compile_program` turns a parsed FinQA/ConvFinQA :class:`~progexec.grammar.nodes.Program`
+:func:`compile_program` turns a parsed FinQA/ConvFinQA :class:`~progexec.core.nodes.Program`
 into a :class:`Compiled`: every literal read once (Float64's ``literal``), every reference resolved
-to a slot, every op of the one op table (:data:`~progexec.interp.ops.FINQA_OPS`) bound to the C
+to a slot, every op of the one op table (:data:`~progexec.core.ops.FINQA_OPS`) bound to the C
 function that computes it. :func:`run_compiled` then runs it with no per-step context-variable
 lookup, no per-step exception set-up and no AST walk.
 

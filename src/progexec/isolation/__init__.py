@@ -7,7 +7,7 @@
   the port under a child subreaper, so nothing it starts outlives it;
 * :mod:`.bwrap`: the bubblewrap + seccomp sandbox command (no network, a read-only
   filesystem holding only what the child needs, uid 65534), used by the snippet sandbox
-  (:mod:`progexec.mathqa.sandbox`) and by the leash under ``--isolate``.
+  (:mod:`progexec.datasets.mathqa.sandbox`) and by the leash under ``--isolate``.
 
 A command's ``--isolate``, in three lines::
 

@@ -17,15 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.registry import get_dataset as get_dialect
-from ..grammar.mathqa_parse import parse_mathqa
 from ..core.syntax import ProgramSyntaxError
 from ..grammar.parse import parse_program
 from ..core.item import Item
 from ..core.limits import DEFAULT_LIMITS, current
 from ..runner import execute
 from ..core.table import Table
-from ..datasets.mathqa.binding import number_texts
-from ..datasets.mathqa.execute import run_program
 
 MAX_REWARD_PROGRAM_CHARS = DEFAULT_LIMITS.max_reward_program_chars
 """The default (``max_reward_program_chars``): a longer predicted program is too_large, never parsed."""
@@ -70,12 +67,12 @@ never raises."""
 def run_official(text: str, table: Table | None, dialect: str, problem: str | None = None,
                  strict: bool = False) -> ProgramRun:
     """Run ``text`` the way the dialect's official evaluator would (``strict``: its text read by the
-    official tokenizer, see the module docstring); never raises. The dialect's :data:`RUNNERS` entry
+    official tokenizer, see the module docstring); never raises. The dataset's runner (:func:`runner_for`)
     does the work, after the size bounds."""
     too_large = oversize(text)
     if too_large is not None:
         return ProgramRun(None, "too large", too_large=too_large)
-    return RUNNERS[dialect](text, table, dialect, problem, strict)
+    return runner_for(dialect)(text, table, dialect, problem, strict)
 
 
 def _run_finqa(text: str, table: Table | None, dialect: str, problem: str | None, strict: bool) -> ProgramRun:
@@ -113,20 +110,8 @@ def _run_tokens(text: str, table: Table | None, dialect: str) -> ProgramRun:
                             f"tokenizer splits only on ', '; the grammar reads it as {canonical[:200]!r})")
 
 
-def _run_mathqa(text: str, table: Table | None, dialect: str, problem: str | None, strict: bool) -> ProgramRun:
-    """MathQA: linear or nested text under MathQA-Python's semantics, ``nK`` bound to the problem's numbers."""
-    try:
-        program = parse_mathqa(text)
-    except ProgramSyntaxError as error:
-        return ProgramRun(None, error.message, syntax_error=True)
-    outcome = run_program(program, number_texts(problem or ""))
-    if not outcome.present or not isinstance(outcome.value, float):
-        return ProgramRun(None, outcome.message or outcome.status.label)
-    return ProgramRun(outcome.value)
+def runner_for(dialect: str) -> Runner:
+    """How a dataset's program text runs: its own ``reward_run`` hook, else as a FinQA-family program."""
+    hook = get_dialect(dialect).reward_run
+    return hook if hook is not None else _run_finqa
 
-
-RUNNERS: dict[str, Runner] = {"finqa": _run_finqa, "convfinqa": _run_finqa, "multihiertt": _run_finqa,
-                              "mathqa": _run_mathqa}
-"""The per-dialect hook of the reward core: how each dialect's program text runs. A dialect added
-here is accepted by :class:`progexec.reward.GoldRecord`; its official comparison, when it is not
-``==`` to the gold, goes in :data:`progexec.reward.policies.OFFICIAL_EQUAL`."""

@@ -4,9 +4,9 @@
   interpreter (``progexec.interp.evaluate``) with the :data:`MATHQA_OPS` table and
   the :class:`MathQAFloat` arithmetic (google/trax semantics), binds ``nK`` to the
   problem's numbers and says which option the value selects; ``semantics=Semantics.TRAX``
-  runs google/trax's own reading and numerics instead (:mod:`progexec.mathqa.trax`).
-* :mod:`progexec.mathqa.python_gen` translates MathQA items into MathQA-Python items;
-  :mod:`progexec.mathqa.sandbox` runs untrusted snippets; :mod:`progexec.mathqa.score_python`
+  runs google/trax's own reading and numerics instead (:mod:`progexec.datasets.mathqa.trax`).
+* :mod:`progexec.datasets.mathqa.python_gen` translates MathQA items into MathQA-Python items;
+  :mod:`progexec.datasets.mathqa.sandbox` runs untrusted snippets; :mod:`progexec.datasets.mathqa.score_python`
   scores predicted snippets against the gold answers.
 """
 

@@ -1,13 +1,13 @@
 """The MathQA arithmetic: Python floats as MathQA-Python's generator used them.
 
-It differs from FinQA's :class:`~progexec.interp.arithmetic.Float64` in two places only:
+It differs from FinQA's :class:`~progexec.core.arithmetic.Float64` in two places only:
 
 * ``literal`` reads MathQA constants (``const_pi``, ``const_deg_to_rad``,
   ``const_0_25`` = 0.25, ``const_3_6`` = 3.6, ``const_2.0``) and the problem numbers
   bound to ``nK`` (commas already removed, ``float`` reads them);
 * ``finish`` leaves the final value alone: MathQA has no 5-place rounding.
 
-The op semantics live in :mod:`progexec.mathqa.ops`; this class only reads numbers.
+The op semantics live in :mod:`progexec.datasets.mathqa.ops`; this class only reads numbers.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Moved to :mod:`progexec.isolation.bwrap`; this name is the same module object, so existing imports keep working.
 
-``from progexec.mathqa import bubblewrap`` and ``from progexec.mathqa.bubblewrap import ...``
+``from progexec.datasets.mathqa import bubblewrap`` and ``from progexec.datasets.mathqa.bubblewrap import ...``
 both give :mod:`progexec.isolation.bwrap` itself (a test that patches ``bubblewrap.status``
 patches the one function everyone calls).
 """

@@ -2,12 +2,12 @@
 
 An item is a problem (text, options, correct letter, formula), not a program over a table, so the entry
 has a ``run`` hook: the runner hands MathQA items to :func:`run_problem`, which executes the formula on
-the one interpreter with MathQA's op table and picks the option (``progexec.mathqa.execute``).
+the one interpreter with MathQA's op table and picks the option (``progexec.datasets.mathqa.execute``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -74,6 +74,24 @@ def mathqa_items(split: str = "test") -> Iterator[Item]:
                    source=f"mathqa {split} {index}", record=record)
 
 
+def _reward_run(text: str, table: Table | None, dialect: str, problem: str | None, strict: bool) -> Any:
+    from .reward import run_for_reward
+
+    return run_for_reward(text, table, dialect, problem, strict)
+
+
+def _reward_equal(value: Any, want: Any, resolved: Any) -> bool:
+    from .reward import official_equal
+
+    return official_equal(value, want, resolved)
+
+
+def _read_options(text: str) -> Mapping[str, Any]:
+    from .options import parse_options
+
+    return parse_options(text)
+
+
 def _corpus(name: str) -> Iterator[Item]:
     return mathqa_items(name.partition(":")[2] or "test")
 
@@ -81,7 +99,8 @@ def _corpus(name: str) -> Iterator[Item]:
 MATHQA = Dialect(
     name="mathqa", title="MathQA", ops=MATHQA_OPS, literals=MATHQA_LITERALS, tokenize=_tokens, parse=parse_mathqa,
     official=_official, round_digits=None, run=run_problem, scorer="option", reward_policy="numeric",
-    option_letters=True, reader=_mathqa, corpus=_corpus, program_example="add(n0,n1)|divide(#0,const_2)|",
+    option_letters=True, reader=_mathqa, corpus=_corpus,
+    reward_run=_reward_run, reward_equal=_reward_equal, read_options=_read_options, program_example="add(n0,n1)|divide(#0,const_2)|",
     summary="MathQA (Amini et al. 2019): linear formulas over the problem's numbers; an option letter is the answer")
 
 __all__ = ["MATHQA", "run_problem", "mathqa_items"]

@@ -7,8 +7,8 @@ formula a SYNTAX_ERROR one). ``read_mathqa(path)`` reads a MathQA file
 (``.json`` or ``.json.gz``: a JSON list of such records).
 
 ``semantics`` picks whose numbers: ``Semantics.PROGEXEC`` (the default: the grammar and the
-float op table of :mod:`progexec.mathqa.ops`) or ``Semantics.TRAX`` (google/trax's own string
-reading and typed values, :mod:`progexec.mathqa.trax`; needs numpy and scipy).
+float op table of :mod:`progexec.datasets.mathqa.ops`) or ``Semantics.TRAX`` (google/trax's own string
+reading and typed values, :mod:`progexec.datasets.mathqa.trax`; needs numpy and scipy).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class MathQAResult:
 
     ``option`` is the letter the value selects (or None); ``match`` says whether the
     value is within 1 % of the *correct* option the way MathQA-Python's filter keeps
-    problems (a positive option; see :func:`progexec.mathqa.options.kept_by_filter`);
+    problems (a positive option; see :func:`progexec.datasets.mathqa.options.kept_by_filter`);
     None when the correct option has no number.
     """
 

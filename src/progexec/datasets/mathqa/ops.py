@@ -3,7 +3,7 @@
 Each op is written here as its own small function over Python floats, with the
 operations in the order the generator evaluates them (float results depend on the
 order). The table is run by the one interpreter, :func:`progexec.interp.evaluate.evaluate`,
-under :class:`progexec.mathqa.arithmetic.MathQAFloat`.
+under :class:`progexec.datasets.mathqa.arithmetic.MathQAFloat`.
 
 Deliberate quirks of the generator that are kept: ``divide``/``speed``/``inverse``
 by zero give 0; ``power`` caps its exponent at 5; ``factorial`` caps its argument
@@ -14,7 +14,7 @@ divisor in ``reminder``, a negative base to a fractional power, an infinite valu
 the op refuses with a typed status instead. The 12 ops of the MathQA vocabulary the
 generator does not define are in the table as UNSUPPORTED_OP entries. ``choose``, ``gcd``,
 ``lcm`` and the int-valued ops compute differently from trax (exactly, in float64);
-:mod:`progexec.mathqa.trax` reproduces trax's own values (``--semantics trax``).
+:mod:`progexec.datasets.mathqa.trax` reproduces trax's own values (``--semantics trax``).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ per step but the last, and ``answer = <last expression>``; constants are written
 Python floats (``100.0``, ``3.141592653589793``); ``text`` is ``# <problem> n0 = 5.0
 n1 = 31.1``. An item is kept only when the formula's value (our interpreter) *and*
 the code's ``answer`` are both within 1 % of the correct option
-(:func:`progexec.mathqa.options.kept_by_filter`), as the release kept them.
+(:func:`progexec.datasets.mathqa.options.kept_by_filter`), as the release kept them.
 
 Differences from the original text, on purpose and documented in ``docs/mathqa.md``:
 ``gcd``/``lcm``/``choose`` are written with ``math.gcd``/``math.lcm``/``math.comb``

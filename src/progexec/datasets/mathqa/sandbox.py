@@ -1,8 +1,8 @@
 """Running untrusted Python snippets (model-written MathQA-Python code), one confined process each.
 
 :func:`run_snippet` starts a fresh interpreter for one snippet
-(:mod:`progexec.mathqa.sandbox_child` is its program) inside the bubblewrap sandbox
-of :mod:`progexec.mathqa.bubblewrap` — the OS-level boundary — sends it the code and
+(:mod:`progexec.datasets.mathqa.sandbox_child` is its program) inside the bubblewrap sandbox
+of :mod:`progexec.datasets.mathqa.bubblewrap` — the OS-level boundary — sends it the code and
 nothing else on standard input (an unlinked temporary file), and waits at most ``timeout`` seconds of wall-clock
 time in this process (the child cannot see or signal it); past that, or past
 ``max_result_bytes`` of output, the sandbox is killed, and its PID namespace with
@@ -10,7 +10,7 @@ every descendant dies with it. The child's result comes back over its standard
 output as one small JSON object, read with a byte cap and validated field by field
 (:func:`decode_result`); gold answers never leave the parent.
 
-Where the machine cannot isolate (:func:`progexec.mathqa.bubblewrap.status`),
+Where the machine cannot isolate (:func:`progexec.datasets.mathqa.bubblewrap.status`),
 :func:`run_snippets` raises :class:`IsolationUnavailable` unless the caller passes
 ``unsafe_no_isolation=True``; then snippets run in a plain ``python -I`` process
 guarded only by the child's in-process checks and resource limits.
@@ -110,7 +110,7 @@ class SnippetResult:
 
 @lru_cache(maxsize=1)
 def _child_source() -> str:
-    return resources.files("progexec.mathqa").joinpath("sandbox_child.py").read_text(encoding="utf-8")
+    return resources.files("progexec.datasets.mathqa").joinpath("sandbox_child.py").read_text(encoding="utf-8")
 
 
 _UNSAFE_ENV = dict(bubblewrap.CHILD_ENV) | {"PATH": "/usr/bin:/bin"}

@@ -1,7 +1,7 @@
 """The program a sandbox process runs: read one request, confine itself, exec the snippet, report.
 
 Run as ``python -I -S -c <this source>`` inside bubblewrap by
-:mod:`progexec.mathqa.sandbox` (so it imports nothing from progexec and is started
+:mod:`progexec.datasets.mathqa.sandbox` (so it imports nothing from progexec and is started
 fresh for every snippet). It reads a JSON request ``{"code", "allowed",
 "memory_bytes", "cpu_seconds", "max_output", "path"}`` from standard input and
 writes one JSON result ``{"kind", "answer"?, "message"?}`` on the file descriptor

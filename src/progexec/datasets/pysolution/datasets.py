@@ -4,8 +4,8 @@ A dataset is a :class:`Dataset`: which field names a question, where the gold co
 model's text live, how the code is extracted from that text, how the solution's value is
 read (``solution()`` or a variable ``answer``), which imports it may make, and which answer
 rule scores it. FinanceMath and DocMath-Eval share the official program-of-thought rule
-(:mod:`progexec.pysolution.official`) and extraction (:mod:`progexec.pysolution.extract`);
-MathQA-Python is scored by ``progexec.mathqa.score_python`` (``math.isclose``), its own
+(:mod:`progexec.datasets.pysolution.official`) and extraction (:mod:`progexec.datasets.pysolution.extract`);
+MathQA-Python is scored by ``progexec.datasets.mathqa.score_python`` (``math.isclose``), its own
 entry here says so.
 """
 

@@ -2,7 +2,7 @@
 
 A bwrap start-up and the import of numpy, scipy, sympy and pandas cost about a second;
 a fork of a worker that already holds them costs milliseconds. So each worker
-(:mod:`progexec.pysolution.zygote` in a sandbox built by :func:`progexec.mathqa.bubblewrap.command`,
+(:mod:`progexec.datasets.pysolution.zygote` in a sandbox built by :func:`progexec.datasets.mathqa.bubblewrap.command`,
 plus read-only binds of the offered libraries and a read-only ``/tmp``) loads its
 libraries once and forks a fresh, confined child for every solution. One solution is in
 flight per worker; a worker that dies, stalls past its deadline or sends anything but
@@ -89,7 +89,7 @@ class Request:
 
 @lru_cache(maxsize=1)
 def _zygote_source() -> str:
-    return resources.files("progexec.pysolution").joinpath("zygote.py").read_text(encoding="utf-8")
+    return resources.files("progexec.datasets.pysolution").joinpath("zygote.py").read_text(encoding="utf-8")
 
 
 def _package_binds() -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -6,7 +6,7 @@ scores a batch (one pool round trip for all its solutions) and :func:`python_sol
 completion. The gold is a number (``int``/``float``/``bool``, typed as the official rule types it) or
 the text of a gold ``python_solution``, executed once in a pool of its own (never in a worker that
 runs completions) and cached by its text. The completion's code is extracted as FinanceMath does
-(:func:`progexec.pysolution.extract.extract_code`). Reward 1.0 when the rule accepts, else 0.0; the
+(:func:`progexec.datasets.pysolution.extract.extract_code`). Reward 1.0 when the rule accepts, else 0.0; the
 result also says why (the solution's status, the divergence class when only the official rule
 accepts). A process-wide :class:`PythonSolutionScorer` is created on first use and closed at exit.
 """

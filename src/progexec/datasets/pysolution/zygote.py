@@ -1,6 +1,6 @@
 """The program a warm sandbox worker runs: load the libraries once, then fork one confined child per solution.
 
-Run as ``python -I -S -c <this source>`` inside bubblewrap by :mod:`progexec.pysolution.pool`
+Run as ``python -I -S -c <this source>`` inside bubblewrap by :mod:`progexec.datasets.pysolution.pool`
 (it imports nothing from progexec). Protocol, one JSON object per line:
 
 * in, first line: ``{"path", "preload", "seccomp"}`` — import path entries, the modules

@@ -1,10 +1,10 @@
 """TAT-QA (Zhu et al., ACL 2021): infix derivations over a table and text, and its official scorer.
 
 The items are questions, not programs over a table, so the entry has a ``run`` hook
-(:func:`progexec.tatqa.run.run_item`: an arithmetic question's derivation is lowered to the one
+(:func:`progexec.datasets.tatqa.run.run_item`: an arithmetic question's derivation is lowered to the one
 interpreter's AST and run under float64 without FinQA's final rounding; other types are counted, not
 executed) and a ``score`` hook (the official ``tatqa_eval.py``: EM, F1, scale score). Everything else
-lives in :mod:`progexec.tatqa`; docs/tatqa.md has every rule with an example.
+lives in :mod:`progexec.datasets.tatqa`; docs/tatqa.md has every rule with an example.
 """
 
 from __future__ import annotations
@@ -52,13 +52,13 @@ def _run(item: Item, semantics: Any) -> Execution:
 def _reader(record: Any, stem: str) -> Iterator[Item]:
     from .items import record_items
 
-    return record_items(record, stem)
+    return record_items(record, stem, TATQA)
 
 
 def _corpus(name: str) -> Iterator[Item]:
     from .items import corpus_items
 
-    return corpus_items(name)
+    return corpus_items(name, TATQA)
 
 
 def _score(gold: Sequence[Any], predictions: Sequence[Any]) -> Any:
@@ -73,4 +73,9 @@ TATQA = Dialect(
     program_example="(4.00 - 3.75)/3.75", reader=_reader, corpus=_corpus,
     summary="TAT-QA (Zhu et al. 2021): infix derivations; answers scored by EM, F1 and scale, as tatqa_eval.py")
 
-__all__ = ["TATQA", "TATQA_LITERALS", "TATQA_OPS"]
+def is_question_item(item: Item) -> bool:
+    """True for an Item made from a TAT-QA question (the report then lists derivations)."""
+    return item.dialect is TATQA and item.record is not None and "answer_type" in item.record
+
+
+__all__ = ["is_question_item", "TATQA", "TATQA_LITERALS", "TATQA_OPS"]

@@ -1,6 +1,6 @@
 """Executing a TAT-QA arithmetic derivation and judging it against its gold answer.
 
-The derivation is lowered (:mod:`progexec.tatqa.derivation`) and run by the one interpreter under
+The derivation is lowered (:mod:`progexec.datasets.tatqa.derivation`) and run by the one interpreter under
 float64 (Python floats, no final rounding: the scorer rounds) and under the exact oracle (exact
 decimals). A value matches the gold answer when the official normalisation gives the same string:
 ``'%.4f' % (round(x, 2) * scale)`` for both, with the gold's scale, read back by ``normalize_answer``

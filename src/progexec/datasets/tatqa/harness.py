@@ -2,7 +2,7 @@
 
 A document shows the question's table, its paragraphs and the question, and asks for a last line
 ``Answer: <answer> <scale>`` (several spans separated by `` | ``). The judge reads that answer and
-its scale (:func:`progexec.tatqa.reward.final_answer`) and scores it with the official metric: the
+its scale (:func:`progexec.datasets.tatqa.reward.final_answer`) and scores it with the official metric: the
 per-document ``tatqa_em`` and ``tatqa_f1`` average to ``tatqa_eval.py``'s exact match and F1 when every
 question is answered.
 """

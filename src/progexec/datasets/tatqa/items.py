@@ -21,23 +21,18 @@ if TYPE_CHECKING:
 
 
 
-def _dataset() -> Dataset:
-    from .dataset import TATQA
 
-    return TATQA
-
-
-def question_item(question: Question) -> Item:
+def question_item(question: Question, dataset: Dataset) -> Item:
     """The Item of one question (a bad_input Item when the record could not be used)."""
     if question.error is not None:
-        return bad_item(question.uid, question.error, question.where, _dataset())
+        return bad_item(question.uid, question.error, question.where, dataset)
     raw = question.raw
     answer = raw.get("answer")
     gold = _number(answer)
     derivation = raw.get("derivation")
     program = derivation if raw.get("answer_type") == "arithmetic" and isinstance(derivation, str) else None
     record = {**raw, "_table": [list(row) for row in question.table], "_paragraphs": list(question.paragraphs)}
-    return Item(question.uid, program, None, gold, gold is not None, source=question.where, dialect=_dataset(),
+    return Item(question.uid, program, None, gold, gold is not None, source=question.where, dialect=dataset,
                 answer=str(answer) if gold is not None or isinstance(answer, str) else None, record=record)
 
 
@@ -50,19 +45,19 @@ def _number(answer: Any) -> float | None:
         return None
 
 
-def record_items(record: Record, stem: str) -> Iterator[Item]:
+def record_items(record: Record, stem: str, dataset: Dataset) -> Iterator[Item]:
     """The reader of one context record (the TAT-QA dataset's ``reader``)."""
     if record.error is not None:
-        yield bad_item(f"{stem}-{record.number - 1}", record.error, record.where, _dataset())
+        yield bad_item(f"{stem}-{record.number - 1}", record.error, record.where, dataset)
         return
     for question in questions_of(record.value, record.where, stem, record.number):
-        yield question_item(question)
+        yield question_item(question, dataset)
 
 
-def corpus_items(name: str) -> Iterator[Item]:
+def corpus_items(name: str, dataset: Dataset) -> Iterator[Item]:
     """The Items of ``tatqa:dev`` or ``tatqa:test``."""
     for question in read_questions(name):
-        yield question_item(question)
+        yield question_item(question, dataset)
 
 
 def question_of(item: Item) -> dict[str, Any]:
@@ -70,13 +65,8 @@ def question_of(item: Item) -> dict[str, Any]:
     return {key: value for key, value in (item.record or {}).items() if not key.startswith("_")}
 
 
-def is_question_item(item: Item) -> bool:
-    """True for an Item this package made from a TAT-QA question (the report then lists derivations)."""
-    return item.dialect is _dataset() and item.record is not None and "answer_type" in item.record
-
-
 def is_arithmetic(item: Item) -> bool:
     return item.error is None and question_of(item).get("answer_type") == "arithmetic"
 
 
-__all__ = ["question_item", "record_items", "corpus_items", "question_of", "is_question_item", "is_arithmetic"]
+__all__ = ["question_item", "record_items", "corpus_items", "question_of", "is_arithmetic"]

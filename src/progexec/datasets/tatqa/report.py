@@ -1,6 +1,6 @@
 """The TAT-QA divergence report: every arithmetic derivation executed, its findings counted and listed.
 
-A report is built from the derivation results of a dataset (:mod:`progexec.tatqa.execute`); the
+A report is built from the derivation results of a dataset (:mod:`progexec.datasets.tatqa.execute`); the
 other answer types are counted, not executed. ``render_json``, ``render_markdown`` and
 ``render_html`` give report.json, report.md and report.html (the HTML with the shared sortable,
 filterable tables of :mod:`progexec.report.interactive`). Outputs are deterministic.

@@ -6,7 +6,7 @@ a string or a list of spans; ``scale`` one of ``""``, thousand, million, billion
 defaults to arithmetic for a number, multi-span for a list of several spans, span otherwise).
 
 * ``official``: the final answer and its scale are scored by TAT-QA's official exact match
-  (:func:`progexec.tatqa.metric.score_question`); a trailing ``%`` or ``percent`` is the percent scale,
+  (:func:`progexec.datasets.tatqa.metric.score_question`); a trailing ``%`` or ``percent`` is the percent scale,
   a trailing thousand / million / billion the others.
 * ``numeric``: for a numeric gold, the stated value times its scale against the gold value times its
   scale, within 0.1 % (relative) — so ``0.0667`` and ``6.67%`` both match 6.67 percent, ``6.67`` alone

@@ -1,9 +1,9 @@
 """The TAT-QA item runner: an Item (a question) to the spine's Execution.
 
-An arithmetic question's derivation is executed (:func:`progexec.tatqa.execute.run_derivation`); its
+An arithmetic question's derivation is executed (:func:`progexec.datasets.tatqa.execute.run_derivation`); its
 Execution carries the float64 outcome, the official verdict (the value the scorer would normalise),
 ``match`` (the value as written matches the gold answer under the official normalisation) and, as
-``detail``, the :class:`~progexec.tatqa.execute.DerivationResult`. A question of another type is
+``detail``, the :class:`~progexec.datasets.tatqa.execute.DerivationResult`. A question of another type is
 not executed: its ``detail`` is :class:`NotExecuted` and ``exec`` counts it without a line.
 """
 

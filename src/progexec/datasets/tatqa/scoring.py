@@ -3,7 +3,7 @@
 :func:`score` gives exact match, F1 and scale score equal as floats to the official ones (summed in
 the official order, divided by the number of gold questions), the per answer type x answer source
 tables the official script prints (pandas' ``pivot_table`` means, with its compensated sum), and
-one :class:`~progexec.tatqa.metric.QuestionScore` per gold question. Where the official script
+one :class:`~progexec.datasets.tatqa.metric.QuestionScore` per gold question. Where the official script
 would stop with a traceback, the run says so (``aborted``) and still scores every other question.
 """
 
