@@ -64,7 +64,8 @@ def execute_unbounded(item: Item, semantics: object = None) -> Execution:
     ``semantics`` is handed to a dataset's own ``run`` (MathQA: whose numerics run, progexec's or google/trax's)."""
     dialect = item.dialect
     if dialect.run is not None:
-        return dialect.run(item, semantics)
+        ran: Execution = dialect.run(item, semantics)
+        return ran
     if item.error is not None or item.program is None:
         return bad_input_execution(item)
     if isinstance(item.program, str):

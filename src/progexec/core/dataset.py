@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .arithmetic import Float64, LiteralRule
 
 if TYPE_CHECKING:
-    from .execution import Execution
-    from .item import Item
     from .nodes import Program
     from .ops import OpTable
     from .table import Table
@@ -51,6 +49,10 @@ class Dataset:
     not FinQA's. ``compares_returned``: the official scorer compares the value the evaluator returned even
     when it flagged the program invalid (records then carry ``official_returned``).
     ``program_needs_valid_execution``: program accuracy counts only items whose execution is valid (ConvFinQA).
+
+    The hooks that take or give items (``run``: an Item and the semantics to an Execution; ``reader`` and
+    ``corpus``: to Items) are typed ``Any`` there, because an Item carries its record: the record's module
+    cannot import the Item's.
     """
 
     name: str
@@ -62,7 +64,7 @@ class Dataset:
     official: Callable[[Sequence[str], Table | None], OfficialVerdict]
     bare_numbers: bool = False
     round_digits: int | None = 5
-    run: Callable[[Item, Any], Execution] | None = None
+    run: Callable[[Any, Any], Any] | None = None
     scorer: str = "official"
     reward_policy: str = "official"
     option_letters: bool = False
@@ -71,9 +73,9 @@ class Dataset:
     program_needs_valid_execution: bool = False
     program_example: str = ""
     summary: str = ""
-    reader: Callable[[Any, str], Iterator[Item]] | None = None
+    reader: Callable[[Any, str], Iterator[Any]] | None = None
     """Its dataset files' reader: one record (a :class:`progexec.jsonrecords.Record`) and the file's stem to Items."""
-    corpus: Callable[[str], Iterator[Item]] | None = None
+    corpus: Callable[[str], Iterator[Any]] | None = None
     """Its embedded corpora: a corpus name (``finqa:test``) to Items."""
     corpora: tuple[str, ...] = ()
     """The embedded corpus names an entry-point dataset adds (built-in ones are listed in ``progexec.datasets``)."""
@@ -90,12 +92,6 @@ class Dataset:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "float64", Float64(self.literals))
-
-    def __reduce__(self) -> tuple[Callable[[str], Dataset], tuple[str]]:
-        """Pickled by name (a worker process looks the record up in its own registry)."""
-        from .registry import get_dataset
-
-        return get_dataset, (self.name,)
 
     def __repr__(self) -> str:
         return f"Dataset({self.name!r})"

@@ -8,6 +8,7 @@ a dataset module is imported only when its name is first looked up (``import pro
 
 from __future__ import annotations
 
+import copyreg
 import difflib
 import importlib
 import importlib.metadata
@@ -131,6 +132,14 @@ def reward_rules() -> dict[str, str]:
 def default_dataset() -> Dataset:
     """The dataset of a program that names none: the first built-in one (FinQA)."""
     return get_dataset(next(iter(_builtin())))
+
+
+def _reduce(dataset: Dataset) -> tuple[Any, tuple[str]]:
+    """A record is pickled by name: a worker process looks it up in its own registry."""
+    return get_dataset, (dataset.name,)
+
+
+copyreg.pickle(Dataset, _reduce)
 
 
 def datasets() -> tuple[Dataset, ...]:
