@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .inputkinds import DATASET_OR_PROGRAMS, Wanted, dataset_format, judged
+from .inputkinds import DATASET_OR_PROGRAMS, PROGRAMS, Wanted, dataset_format, judged
 from .core.table import TableError, validate_table
 from dataclasses import replace
 
@@ -109,8 +109,6 @@ def _program_record(record: Record, stem: str) -> Iterator[Item]:
 
 ItemReader = Callable[[Record, str], Iterator[Item]]
 
-PROGRAMS = "programs"
-"""The format of plain program records (``{"program": ..., "table": ...}``); every other format is a dataset's."""
 
 
 def reader_for(kind: str) -> ItemReader:

@@ -10,7 +10,7 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
 from ..datasets.mathqa.corpus import MATHQA_SPLITS, mathqa_records
-from ..inputkinds import MATHQA
+from ..datasets.mathqa.execute import MATHQA_FILE as MATHQA
 from ..datasets.mathqa.execute import Semantics, SemanticsError, check_semantics
 from ..datasets.mathqa.ops import MATHQA_OPS
 from ..parallel import PerItem, parallel_map

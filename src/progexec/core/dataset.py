@@ -86,6 +86,13 @@ class Dataset:
     """The official comparison of a program's value with the gold, where it is not ``==`` (MathQA's options)."""
     reward_rule: str = ""
     """``module:function`` of the dataset's own reward rule, for answers that are not programs."""
+    shape: Callable[[dict[str, Any]], bool] | None = None
+    """Whether a JSON object is one of this (entry-point) dataset's file records; built-in shapes are listed in
+    ``progexec.datasets.FORMATS``."""
+    shape_words: str = ""
+    """Its file records in words, for messages (``"FinQA dataset items (with qa)"``)."""
+    corpus_file: str = ""
+    """The package data file of its embedded corpora (``{split}`` filled in), for run metadata."""
     read_options: Callable[[str], Mapping[str, Any]] | None = None
     """Reads a gold record's answer options (letter -> option with a ``value``), for datasets answered by letter."""
     float64: Float64 = field(init=False, repr=False)

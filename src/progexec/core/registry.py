@@ -13,6 +13,7 @@ import difflib
 import importlib
 import importlib.metadata
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from .dataset import Dataset
@@ -33,6 +34,7 @@ _LOADED: dict[str, Dataset] = {}
 _ADDED: dict[str, str] = {}
 _LOCK = threading.Lock()
 _PLUGINS: dict[str, str] | None = None
+_FORMATS: list[tuple[str, Callable[[dict[str, Any]], bool], str]] = []
 
 
 def _builtin() -> dict[str, str]:
@@ -56,6 +58,7 @@ def reset_plugins() -> None:
     global _PLUGINS
     with _LOCK:
         _PLUGINS = None
+        _FORMATS.clear()
         for name in [name for name in _LOADED if name not in _builtin() and name not in _ADDED]:
             del _LOADED[name]
 
@@ -129,6 +132,36 @@ def reward_rules() -> dict[str, str]:
     return rules
 
 
+def file_formats() -> tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...]:
+    """(dataset name, shape test, words) of every dataset file format, in the order they are tried: the built-in
+    table's, then each entry point dataset's ``shape`` (read once)."""
+    if not _FORMATS:
+        found = list(_table("FORMATS"))
+        for name in _plugins():
+            dataset = get_dataset(name)
+            if dataset.shape is not None:
+                found.append((name, dataset.shape, dataset.shape_words or f"{dataset.title} records"))
+        with _LOCK:
+            if not _FORMATS:
+                _FORMATS.extend(found)
+    return tuple(_FORMATS)
+
+
+def corpus_shortcuts() -> dict[str, tuple[str, ...]]:
+    """``exec --corpus NAME``: the embedded corpora each name runs (the built-in table's; the first is the default)."""
+    return dict(_table("CORPUS_SHORTCUTS"))
+
+
+def corpus_file(name: str) -> str | None:
+    """The package data file of a dataset's embedded corpora (``{split}`` to fill in), or None."""
+    builtin: dict[str, str] = _table("CORPUS_FILES")
+    if name in builtin:
+        return builtin[name]
+    if name in _plugins():
+        return get_dataset(name).corpus_file or None
+    return None
+
+
 def default_dataset() -> Dataset:
     """The dataset of a program that names none: the first built-in one (FinQA)."""
     return get_dataset(next(iter(_builtin())))
@@ -147,5 +180,5 @@ def datasets() -> tuple[Dataset, ...]:
     return tuple(get_dataset(name) for name in dataset_names())
 
 
-__all__ = ["UnknownDialectError", "register", "dataset_names", "get_dataset", "datasets", "corpus_names", "default_dataset", "reward_dataset_names", "reward_rules", "reset_plugins",
+__all__ = ["UnknownDialectError", "register", "dataset_names", "get_dataset", "datasets", "corpus_names", "corpus_shortcuts", "corpus_file", "file_formats", "default_dataset", "reward_dataset_names", "reward_rules", "reset_plugins",
            "BUILTIN_PACKAGE", "ENTRY_POINT_GROUP"]

@@ -12,6 +12,9 @@ records, ``score``, ``reward``, ``report``); never ``checker``, ``integrations``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ..core.dataset import Dataset, DatasetScore, Dialect
 from ..core.registry import UnknownDialectError, dataset_names, datasets, get_dataset, register
 
@@ -40,8 +43,50 @@ REWARD_RULES: dict[str, str] = {
 """Gold ``dialect`` -> ``module:function`` of the dataset's own reward rule, ``(completion, gold mapping, policy) ->
 RewardResult``: answers of these datasets are not programs (imported on first use)."""
 
+
+
+def _tatqa_shape(value: dict[str, Any]) -> bool:
+    return isinstance(value.get("questions"), list) and ("paragraphs" in value or "table" in value)
+
+
+def _qa_shape(value: dict[str, Any]) -> bool:
+    return not _tatqa_shape(value) and isinstance(value.get("qa"), dict)
+
+
+def _multihiertt_shape(value: dict[str, Any]) -> bool:
+    return _qa_shape(value) and "uid" in value and "id" not in value
+
+
+def _convfinqa_shape(value: dict[str, Any]) -> bool:
+    return not _tatqa_shape(value) and not _qa_shape(value) and isinstance(value.get("annotation"), dict)
+
+
+def _mathqa_shape(value: dict[str, Any]) -> bool:
+    return (not _tatqa_shape(value) and not _qa_shape(value) and not isinstance(value.get("annotation"), dict)
+            and ("linear_formula" in value or "Problem" in value))
+
+
+FORMATS: tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...] = (
+    ("tatqa", _tatqa_shape, "TAT-QA contexts (with questions)"),
+    ("multihiertt", _multihiertt_shape, "MultiHiertt dataset items (with uid and qa)"),
+    ("finqa", lambda value: _qa_shape(value) and not _multihiertt_shape(value), "FinQA dataset items (with qa)"),
+    ("convfinqa", _convfinqa_shape, "ConvFinQA dataset items (with annotation)"),
+    ("mathqa", _mathqa_shape, "MathQA problems (with linear_formula)"),
+)
+"""Each dataset's file shape, in the order they are tried: (dataset name, does a JSON object have its shape,
+its records in words for messages). The shapes exclude one another; cheap, so no dataset module is imported to
+tell a file's format."""
+
+CORPUS_SHORTCUTS: dict[str, tuple[str, ...]] = {"finqa": ("finqa",), "convfinqa": ("convfinqa",),
+                                                 "mathqa": ("mathqa:test",), "all": ("finqa", "convfinqa")}
+"""``exec --corpus NAME``: the embedded corpora a name runs when no input is given (the first is the default)."""
+
+CORPUS_FILES: dict[str, str] = {"finqa": "finqa.jsonl.gz", "convfinqa": "convfinqa.jsonl.gz",
+                                "mathqa": "mathqa_{split}.json.gz", "tatqa": "tatqa_{split}.json.gz"}
+"""Dataset name -> the package data file (in ``progexec.data``) of its embedded corpora, ``{split}`` filled in."""
+
 get_dialect = get_dataset
 dialect_names = dataset_names
 
-__all__ = ["Dataset", "Dialect", "DatasetScore", "UnknownDialectError", "BUILTIN", "CORPORA", "PROGRAM_REWARDS", "REWARD_RULES", "register", "dataset_names",
+__all__ = ["Dataset", "Dialect", "DatasetScore", "UnknownDialectError", "BUILTIN", "CORPORA", "FORMATS", "CORPUS_FILES", "CORPUS_SHORTCUTS", "PROGRAM_REWARDS", "REWARD_RULES", "register", "dataset_names",
            "datasets", "get_dataset", "dialect_names", "get_dialect"]

@@ -19,6 +19,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from ...inputkinds import Wanted, dataset_format
 from ...core.errors import InputError, OptionError
 from ...grammar.mathqa_parse import ProgramSyntaxError, parse_annotated, parse_linear
 from ...core.nodes import Program
@@ -35,6 +36,13 @@ from .ops import MATHQA_OPS
 
 class MathQAInputError(InputError):
     """A MathQA file that cannot be read as a whole (missing, not JSON, not a list)."""
+
+
+MATHQA_FILE = Wanted("a MathQA dataset file (a JSON list of problems with linear_formula)", ("list", "lines"),
+                     lambda value: dataset_format(value) == MATHQA_FORMAT)
+"""What ``mathqa-python`` and :func:`read_problems` read."""
+
+MATHQA_FORMAT = "mathqa"
 
 
 class Semantics(Enum):
@@ -185,12 +193,11 @@ def execute_all(items: Iterable[Any], annotated: bool = False, ops: OpTable = MA
 def read_mathqa(path: Path) -> list[Any]:
     """The records of a MathQA file, through the one reader path (:mod:`progexec.readers`: a path or ``-``,
     gzip by its bytes, bounded, a bad element one ``None`` record); a file that is not MathQA is refused."""
-    from ...inputkinds import MATHQA
     from ...readers import InputError, read_records
 
     try:
         return [record.value if record.error is None else None
-                for record in read_records(path, wanted=MATHQA, document=False)]
+                for record in read_records(path, wanted=MATHQA_FILE, document=False)]
     except InputError as error:
         raise MathQAInputError(str(error)) from None
 
