@@ -13,6 +13,7 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from ..core.registry import dataset_names, get_dataset
 from ..corpus import CORPUS_NAMES
 from ..core.errors import InputError
 from ..core.table import Table
@@ -129,7 +130,7 @@ def mathqa_python_docs(source: str) -> list[dict[str, str]]:
     from ..datasets.mathqa.python_gen import translate_all
 
     corpus, _, split = source.partition(":")
-    if corpus != "mathqa" or not split:
+    if not split or corpus not in dataset_names() or not get_dataset(corpus).option_letters:
         raise DocsError(f"{source!r}: MathQA-Python documents come from mathqa:test, mathqa:dev or "
                         "mathqa:challenge_test")
     try:

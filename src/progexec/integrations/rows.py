@@ -46,8 +46,8 @@ INSTRUCTIONS = {
 """The instruction by policy and dialect family (ConvFinQA is FinQA's; TAT-QA has no program, so its
 official policy takes its numeric instruction; helm takes numeric's)."""
 
-DATA_SOURCES = {"finqa": "progexec/finqa", "convfinqa": "progexec/convfinqa", "mathqa": "progexec/datasets/mathqa",
-                "tatqa": "progexec/datasets/tatqa"}
+DATA_SOURCES = {"finqa": "progexec/finqa", "convfinqa": "progexec/convfinqa", "mathqa": "progexec/mathqa",
+                "tatqa": "progexec/tatqa"}
 ABILITY = {"finqa": "finance", "convfinqa": "finance", "mathqa": "math", "tatqa": "finance"}
 GOLD_FIELDS = ("answer", "program", "table", "dialect", "options", "problem", "policy", "unit", "scale", "answer_type")
 VERL_EXTRA_KEYS = ("id", "split", "index", "question", "table", "program", "dialect", "options", "problem",

@@ -25,7 +25,7 @@ from typing import Any
 from progexec.integrations._gold import AdapterInputError, checked_policy, gold_mapping, usable
 from progexec.reward import RewardResult, score_completion
 
-DATA_SOURCE_DIALECTS = {"progexec/finqa": "finqa", "progexec/convfinqa": "convfinqa", "progexec/datasets/mathqa": "mathqa"}
+DATA_SOURCE_DIALECTS = {"progexec/finqa": "finqa", "progexec/convfinqa": "convfinqa", "progexec/mathqa": "mathqa"}
 """The ``data_source`` of the rows :mod:`progexec.integrations.verl_rows` writes, and their dialect
 (used when ``extra_info`` names none)."""
 

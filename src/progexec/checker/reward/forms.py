@@ -266,7 +266,7 @@ _CALL = re.compile(r"\b(subtract|divide)\(\s*([^(),]+?)\s*,\s*([^(),]+?)\s*\)")
 
 
 def _wrong_program(gold: Gold, rng: random.Random) -> Optional[str]:
-    if gold.dialect == "mathqa" or not program_reproduces(gold):
+    if get_dataset(gold.dialect).option_letters or not program_reproduces(gold):
         return None
     program = str(gold.record["program"])
     match = _CALL.search(program)

@@ -51,7 +51,7 @@ class Gold:
 
     @property
     def is_option(self) -> bool:
-        return self.dialect == "mathqa"
+        return get_dataset(self.dialect).option_letters
 
 
 def _numbers(table: Sequence[Sequence[str]] | None) -> tuple[float, ...]:
@@ -112,7 +112,7 @@ def gold_pool() -> tuple[Gold, ...]:
 
 @lru_cache(maxsize=None)
 def _program_reproduces(gold: Gold) -> bool:
-    if gold.dialect == "mathqa":
+    if gold.is_option:  # a problem answered by option (MathQA)
         result = execute_problem(gold.extra["row"], gold.extra["index"])
         return result.match is True and result.option == gold.record["answer"]
     program = gold.record["program"]
