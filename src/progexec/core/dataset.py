@@ -93,6 +93,8 @@ class Dataset:
     """Its file records in words, for messages (``"FinQA dataset items (with qa)"``)."""
     corpus_file: str = ""
     """The package data file of its embedded corpora (``{split}`` filled in), for run metadata."""
+    rows: str = ""
+    """``module:attribute`` of an (entry-point) dataset's rows builder (a ``progexec.rows.RowsSpec``)."""
     read_options: Callable[[str], Mapping[str, Any]] | None = None
     """Reads a gold record's answer options (letter -> option with a ``value``), for datasets answered by letter."""
     float64: Float64 = field(init=False, repr=False)

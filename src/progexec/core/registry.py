@@ -162,6 +162,19 @@ def corpus_file(name: str) -> str | None:
     return None
 
 
+def _load(where: str) -> Any:
+    module, _, attribute = where.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def rows_builders() -> tuple[Any, ...]:
+    """Every dataset's rows builder (a ``progexec.rows.RowsSpec``), in the order official records are tried:
+    the built-in table's, then each entry point dataset's ``rows``."""
+    places = list(_table("ROWS").values())
+    places.extend(get_dataset(name).rows for name in _plugins() if get_dataset(name).rows)
+    return tuple(_load(where) for where in places)
+
+
 def default_dataset() -> Dataset:
     """The dataset of a program that names none: the first built-in one (FinQA)."""
     return get_dataset(next(iter(_builtin())))
@@ -180,5 +193,5 @@ def datasets() -> tuple[Dataset, ...]:
     return tuple(get_dataset(name) for name in dataset_names())
 
 
-__all__ = ["UnknownDialectError", "register", "dataset_names", "get_dataset", "datasets", "corpus_names", "corpus_shortcuts", "corpus_file", "file_formats", "default_dataset", "reward_dataset_names", "reward_rules", "reset_plugins",
+__all__ = ["UnknownDialectError", "register", "dataset_names", "get_dataset", "datasets", "corpus_names", "rows_builders", "corpus_shortcuts", "corpus_file", "file_formats", "default_dataset", "reward_dataset_names", "reward_rules", "reset_plugins",
            "BUILTIN_PACKAGE", "ENTRY_POINT_GROUP"]

@@ -85,8 +85,17 @@ CORPUS_FILES: dict[str, str] = {"finqa": "finqa.jsonl.gz", "convfinqa": "convfin
                                 "mathqa": "mathqa_{split}.json.gz", "tatqa": "tatqa_{split}.json.gz"}
 """Dataset name -> the package data file (in ``progexec.data``) of its embedded corpora, ``{split}`` filled in."""
 
+ROWS: dict[str, str] = {
+    "tatqa": "progexec.datasets.tatqa.rows:TATQA_ROWS",
+    "convfinqa": "progexec.datasets.finqa_rows:CONVFINQA_ROWS",
+    "finqa": "progexec.datasets.finqa_rows:FINQA_ROWS",
+    "mathqa": "progexec.datasets.mathqa.rows:MATHQA_ROWS",
+}
+"""Dataset name -> ``module:attribute`` of its rows builder (:class:`progexec.rows.RowsSpec`), in the order an
+official record's shape is tried (a ConvFinQA record may also hold ``qa``)."""
+
 get_dialect = get_dataset
 dialect_names = dataset_names
 
-__all__ = ["Dataset", "Dialect", "DatasetScore", "UnknownDialectError", "BUILTIN", "CORPORA", "FORMATS", "CORPUS_FILES", "CORPUS_SHORTCUTS", "PROGRAM_REWARDS", "REWARD_RULES", "register", "dataset_names",
+__all__ = ["Dataset", "Dialect", "DatasetScore", "UnknownDialectError", "BUILTIN", "CORPORA", "FORMATS", "CORPUS_FILES", "ROWS", "CORPUS_SHORTCUTS", "PROGRAM_REWARDS", "REWARD_RULES", "register", "dataset_names",
            "datasets", "get_dataset", "dialect_names", "get_dialect"]
