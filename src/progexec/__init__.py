@@ -45,7 +45,7 @@ _LAZY = {"OfficialVerdict": ".core.verdict", "Execution": ".core.execution", "Ma
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("report", "score"):
+    if name in ("report", "score", "limits"):  # limits: the deprecated path of progexec.core.limits
         return importlib.import_module(f".{name}", __name__)  # the import binds it here too
     if name not in _LAZY:
         raise AttributeError(f"module 'progexec' has no attribute {name!r}")

@@ -2,6 +2,9 @@
 
 Each subcommand module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 ``run(args) -> int``. Exit codes are named in :mod:`progexec.cli.common`.
+
+Layer (docs/architecture.md): the top, under ``__main__`` only. May import every other layer; nothing imports it
+but ``progexec.__main__``.
 """
 
 from __future__ import annotations

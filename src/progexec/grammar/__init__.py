@@ -1,4 +1,7 @@
-"""Parsing: the Lark grammar, the AST and the official token form."""
+"""Parsing: the Lark grammars and the official token form, into the AST of :mod:`progexec.core.nodes`.
+
+Layer (docs/architecture.md): directly above ``core``. May import ``core`` only.
+"""
 
 from ..core.nodes import Arg, Num, Program, Ref, Row, Step, TABLE_OPS
 from ..core.syntax import ProgramSyntaxError

@@ -14,6 +14,9 @@ A command's ``--isolate``, in three lines::
     argv, sandbox = sandbox_for(["node", "port.js"])            # or python_sandbox(script, args, cwd)
     leash = ChildExchange(argv, timeout=20, sandbox=sandbox)    # IsolationUnavailable at start without bwrap
     leash.start(); answers = leash.exchange(lines); leash.close()
+
+Layer (docs/architecture.md): beside ``runner`` and ``records``. May import ``core``, ``jsoncodec``,
+``textsource``; no dataset, no checker.
 """
 
 from .bwrap import Isolation, IsolationUnavailable, PortSandbox, python_sandbox, sandbox_for, status

@@ -4,6 +4,9 @@
 :class:`~progexec.score.results.ScoreReport`; ``progexec score`` is its command line. The package is
 callable: ``progexec.score(gold, predictions, scorers=...)`` is :func:`score_sources`, which takes
 paths, corpus names or records in memory.
+
+Layer (docs/architecture.md): beside ``reward`` (neither imports the other), above ``readers``. May import
+the layers below; a dataset's own scorer is reached through its record, never by importing ``datasets``.
 """
 
 import importlib

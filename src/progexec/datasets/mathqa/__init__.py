@@ -8,6 +8,9 @@
 * :mod:`progexec.datasets.mathqa.python_gen` translates MathQA items into MathQA-Python items;
   :mod:`progexec.datasets.mathqa.sandbox` runs untrusted snippets; :mod:`progexec.datasets.mathqa.score_python`
   scores predicted snippets against the gold answers.
+
+Part of :mod:`progexec.datasets`: may import every layer below ``datasets``, never ``checker``,
+``integrations`` or ``cli``.
 """
 
 from .arithmetic import MATHQA_FLOAT, MathQAFloat, mathqa_constant

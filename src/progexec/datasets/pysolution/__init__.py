@@ -4,6 +4,9 @@ One dataset registry (:data:`DATASETS`), FinanceMath's code extraction (:func:`e
 official and strict answer rules (:func:`official_verdict`, :func:`verdicts`), a warm pool of sandboxed
 workers (:class:`Pool`), the leaderboard (:func:`score_runs`) and the reward (:func:`python_solution_rewards`).
 See docs/financemath.md.
+
+Part of :mod:`progexec.datasets`: may import every layer below ``datasets``, never ``checker``,
+``integrations`` or ``cli``.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 ``score(gold, predictions)`` gives the official exact match, F1 and scale score (as floats equal to
 ``tatqa_eval.py``'s) with per-question records; ``read_questions`` reads the official dataset
 files (and the embedded ``tatqa:dev`` / ``tatqa:test``). See docs/tatqa.md.
+
+Part of :mod:`progexec.datasets`: may import every layer below ``datasets``, never ``checker``,
+``integrations`` or ``cli``.
 """
 
 from __future__ import annotations
