@@ -64,10 +64,12 @@ def reset_plugins() -> None:
 
 
 def register(dataset: Dataset) -> Dataset:
-    """Add (or replace) a dataset entry at run time; returns it."""
+    """Add (or replace) a dataset entry at run time (its file shape, if it has one, is tried after the others');
+    returns it."""
     with _LOCK:
         _LOADED[dataset.name] = dataset
         _ADDED[dataset.name] = ""
+        _FORMATS.clear()
     return dataset
 
 
@@ -134,12 +136,12 @@ def reward_rules() -> dict[str, str]:
 
 def file_formats() -> tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...]:
     """(dataset name, shape test, words) of every dataset file format, in the order they are tried: the built-in
-    table's, then each entry point dataset's ``shape`` (read once)."""
+    table's, then each entry point dataset's and each registered one's ``shape`` (read once)."""
     if not _FORMATS:
         found = list(_table("FORMATS"))
-        for name in _plugins():
+        for name in (*_plugins(), *_ADDED):
             dataset = get_dataset(name)
-            if dataset.shape is not None:
+            if dataset.shape is not None and all(name != known for known, _, _ in found):
                 found.append((name, dataset.shape, dataset.shape_words or f"{dataset.title} records"))
         with _LOCK:
             if not _FORMATS:
