@@ -12,7 +12,8 @@ read once, as a stream, along one path that every command follows:
    ``max_line_chars``); every unreadable record names its line or position;
 3. the refusal rule (:mod:`progexec.inputkinds`): an input of a shape or kind the command does not read,
    or whose first records are mostly unusable, is refused (exit 2) before anything is written;
-4. records to Items (:data:`READERS`): the format is detected from the first usable record.
+4. records to Items: the format is detected from the first usable record; program records have their own
+   reader, every other format is a dataset's (:func:`reader_for`, the record's ``reader``).
 
 Every record that cannot be used becomes one ``bad_input`` Item naming its line or position; nothing
 is dropped or merged.
