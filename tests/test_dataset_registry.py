@@ -34,17 +34,17 @@ PLUGIN = textwrap.dedent('''
 
 @pytest.fixture
 def toy_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """An installed distribution's entry point, as importlib.metadata reports it: ``toyqa = toy_dataset:TOY``."""
+    """An installed distribution on ``sys.path`` declaring ``toyqa = toy_dataset:TOY`` in the entry point group,
+    as ``pip install`` leaves it (its ``.dist-info`` with METADATA and entry_points.txt)."""
     (tmp_path / "toy_dataset.py").write_text(PLUGIN, encoding="utf-8")
+    info = tmp_path / "toy_dataset-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-dataset\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(f"[{registry.ENTRY_POINT_GROUP}]\ntoyqa = toy_dataset:TOY\n",
+                                           encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    point = importlib.metadata.EntryPoint("toyqa", "toy_dataset:TOY", registry.ENTRY_POINT_GROUP)
-
-    def entry_points(**selection: str) -> importlib.metadata.EntryPoints:
-        found = [point] if selection.get("group") == registry.ENTRY_POINT_GROUP else []
-        return importlib.metadata.EntryPoints(found)
-
-    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
     registry.reset_plugins()
+    assert "toyqa" in {point.name for point in importlib.metadata.entry_points(group=registry.ENTRY_POINT_GROUP)}
     yield
     monkeypatch.undo()
     registry.reset_plugins()

@@ -12,7 +12,7 @@ from itertools import chain, islice
 
 from ..corpus import CORPUS_NAMES
 from ..core.item import Item
-from ..core.registry import corpus_shortcuts, datasets, get_dataset
+from ..core.registry import corpus_shortcuts, get_dataset, option_dataset_names
 from ..datasets.mathqa.execute import MathQAResult
 from ..core.limits import Limits, using
 from ..readers import InputError, read
@@ -142,7 +142,7 @@ class _Section:
 
 def _option_datasets() -> list[str]:
     """The registered datasets answered by option letters, whose sections every summary carries."""
-    return [dataset.name for dataset in datasets() if dataset.option_letters]
+    return list(option_dataset_names())
 
 
 class Tally:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import copyreg
 import difflib
 import importlib
-import importlib.metadata
+import os
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -43,11 +44,36 @@ def _builtin() -> dict[str, str]:
     return table
 
 
+def _declares_group() -> bool:
+    """Whether any distribution on ``sys.path`` declares the entry point group: a look at each one's
+    ``entry_points.txt`` (about a millisecond), so that a process with no third-party dataset never imports
+    ``importlib.metadata`` (tens of milliseconds of every command's start-up)."""
+    marker = f"[{ENTRY_POINT_GROUP}]".encode()
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith((".dist-info", ".egg-info")):
+                try:
+                    with open(os.path.join(entry or ".", name, "entry_points.txt"), "rb") as handle:
+                        if marker in handle.read():
+                            return True
+                except OSError:
+                    continue
+    return False
+
+
 def _plugins() -> dict[str, str]:
     """Name -> ``module:attribute`` of every installed distribution's ``progexec.datasets`` entry point."""
     global _PLUGINS
     if _PLUGINS is None:
-        found = {point.name: point.value for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+        found: dict[str, str] = {}
+        if _declares_group():
+            import importlib.metadata
+
+            found = {point.name: point.value for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
         with _LOCK:
             _PLUGINS = found
     return _PLUGINS
@@ -190,10 +216,18 @@ def _reduce(dataset: Dataset) -> tuple[Any, tuple[str]]:
 copyreg.pickle(Dataset, _reduce)
 
 
+def option_dataset_names() -> tuple[str, ...]:
+    """The datasets answered by option letters (MathQA), without importing the others: the built-in table's,
+    then each entry point or registered dataset with ``option_letters``."""
+    names = list(_table("OPTION_DATASETS"))
+    names.extend(name for name in (*_plugins(), *_ADDED) if name not in names and get_dataset(name).option_letters)
+    return tuple(names)
+
+
 def datasets() -> tuple[Dataset, ...]:
     """Every registered dataset's record, in :func:`dataset_names` order (imports each one)."""
     return tuple(get_dataset(name) for name in dataset_names())
 
 
-__all__ = ["UnknownDialectError", "register", "dataset_names", "get_dataset", "datasets", "corpus_names", "rows_builders", "corpus_shortcuts", "corpus_file", "file_formats", "default_dataset", "reward_dataset_names", "reward_rules", "reset_plugins",
+__all__ = ["UnknownDialectError", "register", "dataset_names", "get_dataset", "datasets", "corpus_names", "option_dataset_names", "rows_builders", "corpus_shortcuts", "corpus_file", "file_formats", "default_dataset", "reward_dataset_names", "reward_rules", "reset_plugins",
            "BUILTIN_PACKAGE", "ENTRY_POINT_GROUP"]

@@ -32,6 +32,10 @@ CORPORA = ("finqa", "finqa:test", "finqa:dev", "finqa:train", "convfinqa", "conv
 """Every embedded corpus, by the name ``read``, ``--gold`` and the batch commands accept; the part before the
 colon names the dataset that reads it."""
 
+OPTION_DATASETS = ("mathqa",)
+"""The datasets answered by option letters (``option_letters`` on their records): ``exec``'s summary has a
+section for each."""
+
 PROGRAM_REWARDS = ("finqa", "convfinqa", "multihiertt", "mathqa")
 """The datasets whose gold programs ``reward`` runs, in the order its messages list them."""
 
@@ -97,5 +101,5 @@ official record's shape is tried (a ConvFinQA record may also hold ``qa``)."""
 get_dialect = get_dataset
 dialect_names = dataset_names
 
-__all__ = ["Dataset", "Dialect", "DatasetScore", "UnknownDialectError", "BUILTIN", "CORPORA", "FORMATS", "CORPUS_FILES", "ROWS", "CORPUS_SHORTCUTS", "PROGRAM_REWARDS", "REWARD_RULES", "register", "dataset_names",
+__all__ = ["Dataset", "Dialect", "DatasetScore", "UnknownDialectError", "BUILTIN", "CORPORA", "OPTION_DATASETS", "FORMATS", "CORPUS_FILES", "ROWS", "CORPUS_SHORTCUTS", "PROGRAM_REWARDS", "REWARD_RULES", "register", "dataset_names",
            "datasets", "get_dataset", "dialect_names", "get_dialect"]
