@@ -15,12 +15,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from progexec.datasets import get_dataset
 from progexec.corpus import finqa_records
 from progexec.grammar.parse import _parser, parse_program
-from progexec.interp.arithmetic import Float64
+from progexec.core.arithmetic import Float64
 from progexec.interp.evaluate import evaluate
 from progexec.grammar.tokens import official_tokenize, step_from_parts
-from progexec.interp.arithmetic import official_str_to_num
+from progexec.core.arithmetic import official_str_to_num
 from progexec.interp.official import official_verdict
 from progexec.interp.run import execute_text
 
@@ -59,7 +60,7 @@ def _num(text: str) -> float:
 
 def _official_loop(program: str, table: Any) -> Any:
     """The official evaluator's own shape: tokenize, then the join/split loop (our model of it)."""
-    return official_verdict(official_tokenize(program), table).value
+    return official_verdict(official_tokenize(program), table, get_dataset("finqa")).value
 
 
 def _lark_only(program: str, table: Any) -> Any:
@@ -67,7 +68,7 @@ def _lark_only(program: str, table: Any) -> Any:
 
 
 def _progexec(program: str, table: Any) -> Any:
-    return execute_text(program, table).outcome.answer()
+    return execute_text(program, table, get_dataset("finqa")).outcome.answer()
 
 
 def _progexec_parse_eval(program: str, table: Any) -> Any:

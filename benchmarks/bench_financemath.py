@@ -31,7 +31,7 @@ CROSSCHECK = ROOT / "scripts" / "crosscheck_financemath.py"
 def floor_rate(count: int, jobs: int) -> float:
     """Solutions per second of the warm pool on trivial solutions: its own cost, without the models' work."""
     sys.path.insert(0, str(ROOT / "src"))
-    from progexec.pysolution.pool import Pool, Request
+    from progexec.datasets.pysolution.pool import Pool, Request
     requests = [Request(f"def solution():\n    return {index} * 1.5") for index in range(count)]
     with Pool(jobs) as pool:
         pool.run(requests[:2 * jobs])  # start the workers

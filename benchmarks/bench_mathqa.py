@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from progexec.mathqa.corpus import mathqa_records
-from progexec.mathqa.execute import execute_all
-from progexec.mathqa.python_gen import translate_all
-from progexec.mathqa.sandbox import SandboxLimits, default_jobs, run_snippets
+from progexec.datasets.mathqa.corpus import mathqa_records
+from progexec.datasets.mathqa.execute import execute_all
+from progexec.datasets.mathqa.python_gen import translate_all
+from progexec.datasets.mathqa.sandbox import SandboxLimits, default_jobs, run_snippets
 
 
 def main() -> None:

@@ -10,9 +10,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from progexec.corpus import finqa_items, finqa_records
+from progexec.corpus import finqa_records
+from progexec.datasets.finqa import finqa_items
 from progexec.grammar import parse_program
-from progexec.interp.arithmetic import Float64
+from progexec.core.arithmetic import Float64
 from progexec.interp.evaluate import evaluate
 from progexec.oracle.reference import exact_answer
 from progexec.report import build_report, html_report, json_report, markdown

@@ -14,10 +14,10 @@ import argparse
 import time
 from unittest import mock
 
-from progexec.mathqa import bubblewrap
-from progexec.mathqa.corpus import mathqa_records
-from progexec.mathqa.python_gen import translate_all
-from progexec.mathqa.sandbox import SandboxLimits, run_snippets
+from progexec.datasets.mathqa import bubblewrap
+from progexec.datasets.mathqa.corpus import mathqa_records
+from progexec.datasets.mathqa.python_gen import translate_all
+from progexec.datasets.mathqa.sandbox import SandboxLimits, run_snippets
 
 
 def _seconds_per_snippet(codes: list[str], isolated: bool) -> tuple[float, int]:

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from progexec.datasets import get_dataset
 from progexec.grammar.tokens import ALL_OPS, official_tokenize
 from progexec.interp.official import official_verdict
 from progexec.score import load_gold, load_predictions, score_predictions
@@ -96,7 +97,7 @@ def baseline_loop(gold_by_id: dict[str, Any], predictions: list[Any]) -> tuple[i
     for pred in predictions:
         gold = gold_by_id[pred.id]
         tokens = official_tokenize(gold.program_text)
-        verdict = official_verdict(list(pred.tokens), gold.table)
+        verdict = official_verdict(list(pred.tokens), gold.table, get_dataset("finqa"))
         if verdict.valid and verdict.value == gold.exe_ans:
             exe_correct += 1
         if baseline_equal(tokens, list(pred.tokens)):

@@ -105,7 +105,7 @@ def _items(path: Path) -> list[Any]:
 def _clear_caches() -> None:
     from progexec.grammar.parse import _canonical_arg
     from progexec.grammar.tokens import step_from_parts
-    from progexec.interp.arithmetic import official_str_to_num
+    from progexec.core.arithmetic import official_str_to_num
     from progexec.interp.compiled import CACHE
 
     CACHE.clear()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from progexec.corpus import finqa_records
 from progexec.grammar import parse_program
-from progexec.interp.arithmetic import Float64
+from progexec.core.arithmetic import Float64
 from progexec.interp.evaluate import evaluate
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "progexec" / "data" / "finqa_final_values.txt.gz"

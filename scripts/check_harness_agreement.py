@@ -28,7 +28,7 @@ import progexec
 import progexec.integrations.lm_eval as task_folder
 from progexec.integrations.docs import TASKS, TaskKind, task_docs
 from progexec.integrations.inspect import tasks as inspect_tasks
-from progexec.mathqa import score_python
+from progexec.datasets.mathqa import score_python
 from progexec.reward.batch import score_lines
 
 GOLD = {"finqa": "finqa:test", "convfinqa": "convfinqa:dev"}
@@ -130,7 +130,7 @@ def by_progexec(task: str, docs: list[dict[str, str]], answers: dict[str, str], 
         items = {item.id: item for item in progexec.read(GOLD[spec.dialect])}
         lines = [json.dumps({"id": key, "completion": text, "policy": "numeric",
                              "gold": {"answer": items[key].gold, "program": items[key].program,
-                                      "table": items[key].table, "dialect": items[key].dialect}})
+                                      "table": items[key].table, "dialect": items[key].dialect.name}})
                  for key, text in answers.items()]
         scores = [json.loads(line)["score"] for line in score_lines(lines)]
         return {"numeric_acc": sum(scores) / len(scores)}

@@ -9,7 +9,7 @@ and ``validation_pot_results.json`` (default: ``../shared/data/financemath`` bes
    so nothing else runs there. Its modules for the OpenAI API, ``evaluate`` and ``tqdm`` are stubbed
    (the program-of-thought path never uses them); numpy, scipy, sympy and pandas are imported before it,
    as in the published runs.
-2. ``progexec.pysolution`` scores the same files in its sandbox.
+2. ``progexec.datasets.pysolution`` scores the same files in its sandbox.
 3. Compared: every item's ``acc`` and ``execution_rate`` (progexec vs the rerun, and vs the published
    ``outputs/validation/processed_pot_outputs`` when the checkout has them), every model's accuracy and
    execution rate (vs the rerun and the published results file), the code extraction on every output, and
@@ -92,9 +92,9 @@ def run_official(checkout: Path, data: Path) -> dict[str, Any]:
 
 def run_progexec(data: Path, jobs: int, cpu_seconds: float | None = None) -> Any:
     sys.path.insert(0, str(ROOT / "src"))
-    from progexec.pysolution.datasets import FINANCEMATH
-    from progexec.pysolution.pool import Budget
-    from progexec.pysolution.scoring import load_records, model_name, score_runs
+    from progexec.datasets.pysolution.datasets import FINANCEMATH
+    from progexec.datasets.pysolution.pool import Budget
+    from progexec.datasets.pysolution.scoring import load_records, model_name, score_runs
     files = sorted((data / "raw_pot_outputs").glob("*.json*"))
     budget = Budget(cpu_seconds=cpu_seconds) if cpu_seconds is not None else None
     return score_runs(FINANCEMATH, load_records(data / "validation.json.gz"),
@@ -126,8 +126,8 @@ def check_extraction_and_rule(checkout: Path, data: Path, board: Any) -> list[st
     """The extraction on every output and the rule on every item's values and on generated pairs."""
     import numpy as np
     evaluation = import_official(checkout)
-    from progexec.pysolution.extract import extract_code
-    from progexec.pysolution.official import Gold, official_verdict
+    from progexec.datasets.pysolution.extract import extract_code
+    from progexec.datasets.pysolution.official import Gold, official_verdict
     problems: list[str] = []
     for path in sorted((data / "raw_pot_outputs").glob("*.json*")):
         for record in load_json(path):
@@ -204,7 +204,7 @@ def main() -> int:
         for line in changed:
             print(f"    {line}")
     if args.divergences:
-        from progexec.pysolution.report import divergence_text
+        from progexec.datasets.pysolution.report import divergence_text
         print(divergence_text(board), end="")
     for problem in problems[:200]:
         print(problem)

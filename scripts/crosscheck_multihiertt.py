@@ -32,8 +32,9 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Set, Tuple, Union
 
+from progexec.datasets import get_dataset
 from progexec.corpus import corpus_items
-from progexec.dialects.multihiertt import Abort, returned, score_item
+from progexec.datasets.multihiertt import Abort, returned, score_item
 from progexec.interp.run import execute_text
 
 _WANTED = {
@@ -97,7 +98,7 @@ def check_programs(peer: dict[str, Any], texts: list[str]) -> list[str]:
     problems: list[str] = []
     for text in texts:
         flag, value = peer["eval_program"](peer["program_tokenization"](text))
-        execution = execute_text(text, None, "multihiertt")
+        execution = execute_text(text, None, get_dataset("multihiertt"))
         ours_valid = execution.official.valid
         ours = returned(execution.official)
         theirs = "n/a" if isinstance(value, str) and value == "n/a" else value
@@ -120,8 +121,8 @@ def _pairs(rng: random.Random) -> list[tuple[Any, Any, Any, Any]]:
         gold_program = rng.choice(programs) if kind in (0, 2) else ""
         pred_program: Any = rng.choice(programs) if kind in (0, 3) else rng.choice(([], "", None))
         if pred_program and rng.random() < 0.7:
-            pred_program = execute_text(pred_program, None, "multihiertt").program.to_tokens() \
-                if execute_text(pred_program, None, "multihiertt").program is not None else [pred_program]
+            pred_program = execute_text(pred_program, None, get_dataset("multihiertt")).program.to_tokens() \
+                if execute_text(pred_program, None, get_dataset("multihiertt")).program is not None else [pred_program]
         gold_answer = rng.choice(answers) if gold_program else rng.choice(spans)
         pred_answer = rng.choice(answers) if pred_program else rng.choice(spans + [[rng.choice(spans), rng.choice(spans)]])
         pairs.append((pred_answer, pred_program, gold_answer, gold_program))

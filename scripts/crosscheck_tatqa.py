@@ -17,7 +17,7 @@ falsy predictions (``""``, ``[]``, ``null``, ``0``) and missing ones; plus the r
 ``TaTQAEmAndF1`` (one instance, in file order, as ``evaluate_json`` does) and by progexec; EM, F1
 and the scale-score increment must be equal as floats per question, the aggregates and the
 answer type x answer source tables equal; for two sets per gold file the official ``tatqa_eval.py`` also
-runs in its own process on files, and must print the figures ``progexec.tatqa.score`` gives on those
+runs in its own process on files, and must print the figures ``progexec.datasets.tatqa.score`` gives on those
 files. ``--fuzz N`` also compares ``normalize_answer``,
 ``is_number`` and ``to_number`` on N generated strings. Exit 1 on any disagreement.
 """
@@ -34,10 +34,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from progexec.tatqa.data import read_predictions
-from progexec.tatqa.metric import score_question
-from progexec.tatqa.normalize import OfficialAbort, is_number, normalize_answer, to_number
-from progexec.tatqa.scoring import gold_questions, lookup, pivot
+from progexec.datasets.tatqa.data import read_predictions
+from progexec.datasets.tatqa.metric import score_question
+from progexec.datasets.tatqa.normalize import OfficialAbort, is_number, normalize_answer, to_number
+from progexec.datasets.tatqa.scoring import gold_questions, lookup, pivot
 
 SCALES = ("", "thousand", "million", "billion", "percent")
 WORDS = ("the", "a", "An", "net", "Revenue", "2019", "(1,234)", "$5.6", "12%", "-", "million", "Total,", "U.S.")
@@ -260,12 +260,12 @@ def documented_quirks(metric: Any) -> int:
 
 def compare_files(tatqa: Path, gold: str, questions: list[Any], predictions: dict[str, Any], name: str) -> int:
     """Write the gold and the predictions to files, run the official ``tatqa_eval.py`` on them in a fresh
-    process, and compare its printed figures with ``progexec.tatqa.score`` on the same files."""
+    process, and compare its printed figures with ``progexec.datasets.tatqa.score`` on the same files."""
     import subprocess
     import tempfile
 
-    from progexec.tatqa.data import open_tatqa
-    from progexec.tatqa.scoring import score
+    from progexec.datasets.tatqa.data import open_tatqa
+    from progexec.datasets.tatqa.scoring import score
 
     with tempfile.TemporaryDirectory() as folder:
         gold_path, pred_path = Path(folder) / "gold.json", Path(folder) / "pred.json"

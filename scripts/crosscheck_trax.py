@@ -36,10 +36,10 @@ import numpy as np
 import scipy
 import scipy.special
 
-from progexec.interp.status import Status
-from progexec.mathqa.binding import number_texts
-from progexec.mathqa.corpus import MATHQA_SPLITS, mathqa_records
-from progexec.mathqa.trax import TRAX_OPS, run_trax
+from progexec.core.status import Status
+from progexec.datasets.mathqa.binding import number_texts
+from progexec.datasets.mathqa.corpus import MATHQA_SPLITS, mathqa_records
+from progexec.datasets.mathqa.trax import TRAX_OPS, run_trax
 
 TRAX_FUNCTIONS = ("compute_single_result", "compute_result", "compute_nums", "compute_ops")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from progexec.grammar.nodes import Num, Program, Ref, Row, Step
+from progexec.core.nodes import Num, Program, Ref, Row, Step
 
 ARITH_OPS = ["add", "subtract", "multiply", "divide", "exp", "greater"]
 TABLE_OPS = ["table_max", "table_min", "table_sum", "table_average"]

@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
+from progexec.datasets import get_dataset
 from progexec.readers import read
 from progexec.runner import execute
-from progexec.interp.run import Execution, execute_text, execute_tokens
+from progexec.core.execution import Execution
+from progexec.interp.run import execute_text, execute_tokens
 
 from .reference_impl import ref_tokenize, reference_eval
 
@@ -58,9 +60,9 @@ def _build(spec: dict[str, Any], table: Any) -> tuple[str, Any, Any]:
 def _run(form: str, program: Any, table: Any, tmp_path: Path) -> tuple[Execution, list[str] | None]:
     """Execute one case; for ``line`` cases through the batch loader, as `progexec exec` does."""
     if form == "text":
-        return execute_text(program, table), ref_tokenize(program)
+        return execute_text(program, table, get_dataset("finqa")), ref_tokenize(program)
     if form == "tokens":
-        return execute_tokens(program, table), list(program)
+        return execute_tokens(program, table, get_dataset("finqa")), list(program)
     assert form == "line"
     path = tmp_path / "case.jsonl"
     # a good first line makes the file JSON Lines (a one-line file holding one JSON document is read

@@ -285,7 +285,7 @@ def test_score_keeps_deeply_nested_and_non_unicode_lines(tmp_path: Path, line: s
 def test_run_with_time_limit_stops_work_and_restores_the_clock() -> None:
     import signal
 
-    from progexec.limits import ItemTimeLimitExceeded, get_limit, parse_assignment, run_with_time_limit, set_limit
+    from progexec.core.limits import ItemTimeLimitExceeded, get_limit, parse_assignment, run_with_time_limit, set_limit
 
     def endless() -> None:
         while True:

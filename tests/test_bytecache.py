@@ -3,8 +3,8 @@ changes an answer: the compiled programs (tests/test_compiled.py), the memo tabl
 
 from __future__ import annotations
 
-from progexec.bytecache import CHAR_BYTES, ENTRY_OVERHEAD, ByteCache, text_size
-from progexec.interp.arithmetic import official_str_to_num
+from progexec.core.bytecache import CHAR_BYTES, ENTRY_OVERHEAD, ByteCache, text_size
+from progexec.core.arithmetic import official_str_to_num
 from progexec.limits import DEFAULT_LIMITS, using
 from progexec.reward import batch
 from progexec.reward.core import score_completion

@@ -15,7 +15,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from progexec.limits import DEFAULT_LIMITS
+from progexec.core.limits import DEFAULT_LIMITS
 from progexec.cli import main
 from progexec.isolation.process import StderrCapture
 
@@ -132,12 +132,15 @@ def test_a_rounding_bug_is_not_reported_as_libm_pow(capsys: pytest.CaptureFixtur
 
 
 TWO_ARGUMENTS = """
+from progexec.datasets import get_dataset
 from progexec.interp.official import official_verdict
+
+FINQA = get_dataset("finqa")
 
 
 def eval_program(program, table):
     # the official signature: the token list and the table, no dialect; (invalid_flag, result) back
-    verdict = official_verdict(program, table, "finqa")
+    verdict = official_verdict(program, table, FINQA)
     return (0, "n/a" if verdict.value is None else verdict.value) if verdict.valid else (1, "n/a")
 """
 

@@ -14,7 +14,7 @@ from progexec.checker.evaluator.classes import EvalDivergence, Failure
 from progexec.checker.evaluator.protocol import Protocol, parse_answer, prepare, reference
 from progexec.checker.evaluator.semantics import Variant, evaluate_text
 from progexec.corpus import convfinqa_records, finqa_records
-from progexec.interp.official import OfficialVerdict
+from progexec.core.verdict import OfficialVerdict
 from progexec.testing import assert_evaluator_matches, check_evaluator
 
 

@@ -17,13 +17,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from progexec.datasets import get_dataset
 from progexec import runner
 from progexec.corpus import corpus_items
-from progexec.grammar.nodes import Num, Program, Ref, Row, Step
+from progexec.core.nodes import Num, Program, Ref, Row, Step
 from progexec.interp import compiled, run
 from progexec.interp.compiled import CACHE, MAX_FAST_CELLS, fast_outcome
-from progexec.items import Item
-from progexec.limits import DEFAULT_LIMITS, Limits, using
+from progexec.core.item import Item
+from progexec.core.limits import DEFAULT_LIMITS, Limits, using
 
 from .strategies import programs, tables
 
@@ -107,7 +108,7 @@ def hostile_tables(draw: st.DrawFn) -> list[list[str]] | None:
 def test_generated_programs_are_identical(program: Program, table: list[list[str]] | None, dialect: str,
                                           tokens: bool) -> None:
     body: str | list[str] = program.to_tokens() if tokens else program.to_text()
-    fast, general = both(Item("p", body, table, 1.0, True, dialect))
+    fast, general = both(Item("p", body, table, 1.0, True, dialect=get_dataset(dialect)))
     assert fast == general
 
 
@@ -116,7 +117,7 @@ def test_generated_programs_are_identical(program: Program, table: list[list[str
 def test_identical_under_tight_limits(program: Program, table: list[list[str]], literal: int, steps: int,
                                       cache: int) -> None:
     limits = DEFAULT_LIMITS.with_(max_literal_chars=literal, max_steps=steps, max_compiled_programs=cache)
-    fast, general = both(Item("p", program.to_text(), table, None, False, "convfinqa"), limits)
+    fast, general = both(Item("p", program.to_text(), table, None, False, dialect=get_dataset("convfinqa")), limits)
     assert fast == general
 
 
@@ -125,7 +126,7 @@ def test_identical_under_tight_limits(program: Program, table: list[list[str]], 
                                   "add(#1, 1)", "table_sum(#0, none)", "foo(1, 2)", ""])
 @pytest.mark.parametrize("dialect", ["finqa", "convfinqa"])
 def test_edge_programs_are_identical(text: str, dialect: str) -> None:
-    fast, general = both(Item("p", text, [["x", "1"]], 1.0, True, dialect))
+    fast, general = both(Item("p", text, [["x", "1"]], 1.0, True, dialect=get_dataset(dialect)))
     assert fast == general
 
 
@@ -133,21 +134,21 @@ def test_the_cache_is_bounded_and_keeps_answers() -> None:
     CACHE.clear()
     with using(DEFAULT_LIMITS.with_(max_compiled_programs=3)):
         for number in range(10):
-            assert run.execute_text(f"add({number}, 1)").official.value == number + 1.0
+            assert run.execute_text(f"add({number}, 1)", None, get_dataset("finqa")).official.value == number + 1.0
             assert len(CACHE.entries) <= 3
     CACHE.clear()
     with using(DEFAULT_LIMITS.with_(max_compiled_programs=0)):
-        assert run.execute_text("add(1, 2)").official.value == 3.0
+        assert run.execute_text("add(1, 2)", None, get_dataset("finqa")).official.value == 3.0
         assert not CACHE.entries
 
 
 def test_work_over_the_cell_bound_goes_to_the_general_path() -> None:
     width = MAX_FAST_CELLS // 2 + 1
     table = [["big", *["1"] * width]]
-    assert fast_outcome("table_sum(big, none)", table, "finqa") is None
-    execution = run.execute_text("table_sum(big, none)", table)
+    assert fast_outcome("table_sum(big, none)", table, get_dataset("finqa")) is None
+    execution = run.execute_text("table_sum(big, none)", table, get_dataset("finqa"))
     assert execution.official.value == float(width)  # the general path answers it, under the item's clock
-    assert compiled.fast_outcome("table_sum(big, none)", [["big", "1", "2"]], "finqa") is not None
+    assert compiled.fast_outcome("table_sum(big, none)", [["big", "1", "2"]], get_dataset("finqa")) is not None
 
 
 def test_the_cache_is_bounded_by_estimated_bytes() -> None:
@@ -173,10 +174,10 @@ def test_the_cache_is_bounded_by_estimated_bytes() -> None:
 
 def test_an_entrys_estimate_counts_steps_and_characters() -> None:
     """The estimate is a function of the program's step count and text length only (the same on every Python)."""
-    from progexec.bytecache import CHAR_BYTES, ENTRY_OVERHEAD
+    from progexec.core.bytecache import CHAR_BYTES, ENTRY_OVERHEAD
     from progexec.interp.compiled import STEP_BYTES, compile_program, entry_bytes, eligible
     from progexec.grammar.parse import parse_program
     text = "add(1, 2), multiply(#0, 3)"
-    compiled = compile_program(parse_program(text), eligible("finqa"))  # type: ignore[arg-type]
+    compiled = compile_program(parse_program(text), eligible(get_dataset("finqa")))
     assert entry_bytes(text, compiled) == ENTRY_OVERHEAD + CHAR_BYTES * len(text) + 2 * STEP_BYTES
     assert entry_bytes(text, None) == ENTRY_OVERHEAD + CHAR_BYTES * len(text)

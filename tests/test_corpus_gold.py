@@ -6,9 +6,10 @@ from collections import Counter
 
 import pytest
 
+from progexec.datasets import get_dataset
 from progexec.corpus import convfinqa_records, finqa_records
 from progexec.interp.run import execute_text
-from progexec.interp.status import Status
+from progexec.core.status import Status
 
 
 def test_corpus_is_present_and_complete() -> None:
@@ -24,7 +25,7 @@ def test_every_finqa_gold_program_matches_exe_ans(split: str) -> None:
     for record in finqa_records():
         if record["split"] != split:
             continue
-        execution = execute_text(record["program"], record["table"])
+        execution = execute_text(record["program"], record["table"], get_dataset("finqa"))
         gold = record["exe_ans"]
         if execution.outcome.answer() != gold or not execution.official.equals_gold(gold):
             failures.append((record["id"], record["program"], execution.outcome, gold))
@@ -37,7 +38,7 @@ def test_every_convfinqa_turn_matches_exe_ans() -> None:
     for record in convfinqa_records():
         for program, gold in zip(record["turn_program"], record["exe_ans_list"]):
             turns += 1
-            execution = execute_text(program, record["table"], "convfinqa")
+            execution = execute_text(program, record["table"], get_dataset("convfinqa"))
             if execution.outcome.status is not Status.OK or execution.outcome.answer() != gold:
                 failures.append((record["id"], program, execution.outcome, gold))
     assert turns == 2028

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from progexec.corpus import finqa_items
+from progexec.datasets.finqa import finqa_items
 
 from .test_batch_integrity import hostile_lines
 

@@ -17,11 +17,14 @@ from fractions import Fraction
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from progexec.grammar.nodes import Program
-from progexec.grammar.parse import ProgramSyntaxError, parse_program, parse_token_list
+from progexec.datasets import get_dataset
+from progexec.core.nodes import Program
+from progexec.core.syntax import ProgramSyntaxError
+from progexec.grammar.parse import parse_program, parse_token_list
 from progexec.interp.flat import CompileError, compile_program
-from progexec.interp.run import Execution, execute_program, execute_text, execute_tokens
-from progexec.interp.status import Status
+from progexec.core.execution import Execution
+from progexec.interp.run import execute_program, execute_text, execute_tokens
+from progexec.core.status import Status
 from progexec.oracle.reference import exact_answer
 
 from .reference_impl import OPS, RefResult, error_bounds, ref_tokenize, reference_eval, same_value
@@ -76,7 +79,7 @@ def check_against_reference(execution: Execution, reference: RefResult, dialect:
 def test_grammar_text_matches_reference(text: str, table: list[list[str]], dialect: str) -> None:
     if not _parses(text):
         return
-    execution = execute_text(text, table, dialect)
+    execution = execute_text(text, table, get_dataset(dialect))
     check_against_reference(execution, reference_eval(ref_tokenize(text), table, dialect), dialect)
 
 
@@ -87,7 +90,7 @@ def test_grammar_text_matches_reference(text: str, table: list[list[str]], diale
 @example("add(1, 2), ", [], "finqa")
 @example("", [], "convfinqa")
 def test_any_text_matches_reference(text: str, table: list[list[str]], dialect: str) -> None:
-    execution = execute_text(text, table, dialect)
+    execution = execute_text(text, table, get_dataset(dialect))
     assert isinstance(execution.outcome.status, Status)
     check_against_reference(execution, reference_eval(ref_tokenize(text), table, dialect), dialect)
 
@@ -98,7 +101,7 @@ def test_any_text_matches_reference(text: str, table: list[list[str]], dialect: 
 @example(["EOF"], [], "finqa")
 @example(["add(", "#-1", "1", ")", "EOF"], [], "finqa")
 def test_token_soup_matches_reference(tokens: list[str], table: list[list[str]], dialect: str) -> None:
-    execution = execute_tokens(tokens, table, dialect)
+    execution = execute_tokens(tokens, table, get_dataset(dialect))
     check_against_reference(execution, reference_eval(tokens, table, dialect), dialect)
 
 
@@ -128,9 +131,9 @@ def _flat_agrees(program: Program, table: list[list[str]], execution: Execution)
 @_fuzz(50_000)
 @given(hostile_programs(), hostile_tables(), DIALECTS)
 def test_text_token_and_flat_forms_agree(program: Program, table: list[list[str]], dialect: str) -> None:
-    by_ast = execute_program(program, table, dialect)
-    by_text = execute_text(program.to_text(), table, dialect)
-    by_tokens = execute_tokens(program.to_tokens(), table, dialect)
+    by_ast = execute_program(program, table, get_dataset(dialect))
+    by_text = execute_text(program.to_text(), table, get_dataset(dialect))
+    by_tokens = execute_tokens(program.to_tokens(), table, get_dataset(dialect))
     assert by_text.outcome == by_ast.outcome
     assert by_tokens.outcome == by_ast.outcome
     assert same_value(by_text.official.value, by_tokens.official.value)
@@ -193,7 +196,7 @@ def test_parsed_text_prints_and_reparses(text: str) -> None:
 # --------------------------------------------------------------------------- (b) float64 within the oracle's bound
 
 def _check_bound(program: Program, table: list[list[str]], reading: str) -> None:
-    execution = execute_program(program, table)
+    execution = execute_program(program, table, get_dataset("finqa"))
     reference = reference_eval(program.to_tokens(), table)
     outcome = execution.outcome
     oracle = exact_answer(program, table, reading)

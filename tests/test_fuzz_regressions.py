@@ -6,12 +6,13 @@ progexec computing the same thing twice.
 
 from __future__ import annotations
 
+from progexec.datasets import get_dataset
 from progexec.grammar import parse_program, parse_token_list
-from progexec.interp.arithmetic import CONVFINQA_LITERALS, Float64
+from progexec.core.arithmetic import CONVFINQA_LITERALS, Float64
 from progexec.interp.evaluate import evaluate
 from progexec.interp.flat import CompileError, compile_program
 from progexec.interp.run import execute_text, execute_tokens
-from progexec.interp.status import Status
+from progexec.core.status import Status
 
 from .reference_impl import ref_tokenize, reference_eval
 
@@ -20,7 +21,7 @@ def test_an_empty_row_anywhere_makes_every_table_op_fail() -> None:
     # SPEC §1: rows are keyed by their first cell; the official loop reads row[0] of every row,
     # so an empty row raises inside the bare except: the program is invalid.
     table = [["revenue", "1"], []]
-    execution = execute_text("add(1, 2), table_sum(revenue, none)", table)
+    execution = execute_text("add(1, 2), table_sum(revenue, none)", table, get_dataset("finqa"))
     assert not execution.official.valid
     assert not reference_eval(ref_tokenize("add(1, 2), table_sum(revenue, none)"), table).valid
     assert execution.outcome.status is Status.EMPTY_ROW
@@ -33,28 +34,28 @@ def test_an_empty_row_anywhere_makes_every_table_op_fail() -> None:
     else:
         raise AssertionError("the flat form must refuse the same table")
     # arithmetic alone never reads the table: still valid
-    assert execute_text("add(1, 2)", table).outcome.value == 3.0
+    assert execute_text("add(1, 2)", table, get_dataset("finqa")).outcome.value == 3.0
 
 
 def test_unknown_op_is_the_same_status_in_text_and_token_form() -> None:
-    by_text = execute_text("foo(1, 2)")
-    by_tokens = execute_tokens(["foo(", "1", "2", ")", "EOF"])
+    by_text = execute_text("foo(1, 2)", None, get_dataset("finqa"))
+    by_tokens = execute_tokens(["foo(", "1", "2", ")", "EOF"], None, get_dataset("finqa"))
     assert by_text.outcome.status is by_tokens.outcome.status is Status.UNKNOWN_OP
     assert not by_text.official.valid and not by_tokens.official.valid
     assert parse_token_list(["foo(", "1", "2", ")", "EOF"]).official_invalid
     # a head that is not an identifier stays a syntax error in both forms
-    assert execute_tokens(["1(", "1", "2", ")", "EOF"]).outcome.status is Status.SYNTAX_ERROR
-    assert execute_text("1(1, 2)").outcome.status is Status.SYNTAX_ERROR
+    assert execute_tokens(["1(", "1", "2", ")", "EOF"], None, get_dataset("finqa")).outcome.status is Status.SYNTAX_ERROR
+    assert execute_text("1(1, 2)", None, get_dataset("finqa")).outcome.status is Status.SYNTAX_ERROR
 
 
 def test_bare_literal_keeps_the_spaces_the_official_evaluator_sees() -> None:
     # SPEC §2: a single token is read by str_to_num as it stands; "const_m1 " is not "const_m1".
     for text in ("const_m1 ", " const_m1"):
-        execution = execute_text(text, None, "convfinqa")
+        execution = execute_text(text, None, get_dataset("convfinqa"))
         assert not execution.official.valid
         assert not reference_eval(ref_tokenize(text), None, "convfinqa").valid
         assert execution.outcome.status is Status.BAD_LITERAL
-    spaced = execute_text(" 206588 ", None, "convfinqa")  # float() ignores the spaces
+    spaced = execute_text(" 206588 ", None, get_dataset("convfinqa"))  # float() ignores the spaces
     assert spaced.official.valid and spaced.official.value == 206588.0
     assert spaced.outcome.value == 206588.0
     assert evaluate(parse_program("const_m1"), Float64(CONVFINQA_LITERALS)).value == -1.0
@@ -90,6 +91,6 @@ def test_official_model_reads_a_large_table_once_per_program() -> None:
 
     table = [[f"row{i}", "1", "2"] for i in range(20_000)]
     tokens = ["table_sum(", "row1", "none", ")"] * 3000 + ["EOF"]
-    assert official_verdict(tokens, table).valid
-    assert official_verdict(tokens, table).value == 3.0
-    assert not official_verdict(tokens, [*table, []]).valid  # an empty row still breaks every table op
+    assert official_verdict(tokens, table, get_dataset("finqa")).valid
+    assert official_verdict(tokens, table, get_dataset("finqa")).value == 3.0
+    assert not official_verdict(tokens, [*table, []], get_dataset("finqa")).valid  # an empty row still breaks every table op

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 
-from progexec.grammar.nodes import Num, Program, Ref, Row, Step
+from progexec.core.nodes import Num, Program, Ref, Row, Step
 from progexec.grammar.parse import _grammar_text
 
 from .reference_impl import OPS

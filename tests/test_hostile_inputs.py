@@ -24,14 +24,11 @@ from hypothesis import strategies as st
 import progexec
 from progexec.cli import main
 from progexec.grammar import parse_program
-from progexec.interp.status import Status
-from progexec.mathqa import bubblewrap
-from progexec.mathqa.binding import NUMBER_PATTERN
-from progexec.mathqa.execute import execute_problem
-from progexec.mathqa.options import (
-    MAX_OPTIONS_CHARS, OptionsRefusal, kept_by_filter, option_value, parse_options, read_options, select_option,
-    within_one_percent,
-)
+from progexec.core.status import Status
+from progexec.datasets.mathqa import bubblewrap
+from progexec.datasets.mathqa.binding import NUMBER_PATTERN
+from progexec.datasets.mathqa.execute import execute_problem
+from progexec.datasets.mathqa.options import MAX_OPTIONS_CHARS, OptionsRefusal, kept_by_filter, option_value, parse_options, read_options, select_option, within_one_percent
 from progexec.oracle.reference import exact_answer
 
 DATA = Path(progexec.__file__).resolve().parent / "data"

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from progexec.cli import main
-from progexec.mathqa.corpus import mathqa_records
+from progexec.datasets.mathqa.corpus import mathqa_records
 
 LINE_BOUND = 4000
 HUGE_TEXT = "x" * (LINE_BOUND + 10)

@@ -25,7 +25,7 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 import progexec  # noqa: E402
 from progexec.integrations.docs import DocsError, task_docs  # noqa: E402
 from progexec.integrations.inspect import tasks  # noqa: E402
-from progexec.mathqa import bubblewrap, score_python  # noqa: E402
+from progexec.datasets.mathqa import bubblewrap, score_python  # noqa: E402
 from progexec.reward.batch import score_lines  # noqa: E402
 
 
@@ -91,7 +91,7 @@ def test_answer_scorer_equals_progexec_reward(tmp_path: Path, name: str, gold: s
     log = run(getattr(tasks, name)(limit=6), by_prompt, tmp_path)
     lines = [json.dumps({"id": str(sample.id), "completion": sample.output.completion, "policy": "numeric",
                          "gold": {"answer": items[str(sample.id)].gold, "program": items[str(sample.id)].program,
-                                  "table": items[str(sample.id)].table, "dialect": items[str(sample.id)].dialect}})
+                                  "table": items[str(sample.id)].table, "dialect": items[str(sample.id)].dialect.name}})
              for sample in log.samples]
     rewards = {record["id"]: record["score"] for record in map(json.loads, score_lines(lines))}
     assert {str(sample.id): sample.scores["numeric_acc"].value for sample in log.samples} == rewards

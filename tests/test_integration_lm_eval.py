@@ -24,7 +24,7 @@ from lm_eval.tasks import TaskManager  # noqa: E402
 import progexec  # noqa: E402
 import progexec.integrations.lm_eval as task_folder  # noqa: E402
 from progexec.integrations.docs import task_docs  # noqa: E402
-from progexec.mathqa import bubblewrap, score_python  # noqa: E402
+from progexec.datasets.mathqa import bubblewrap, score_python  # noqa: E402
 from progexec.reward.batch import score_lines  # noqa: E402
 
 
@@ -120,7 +120,7 @@ def test_answer_task_equals_progexec_reward(tmp_path: Path, manager: Any, task: 
     results, used = evaluate(tmp_path, manager, task, completions, len(items))
     lines = [json.dumps({"id": item.id, "completion": used[item.id], "policy": "numeric",
                          "gold": {"answer": item.gold, "program": item.program, "table": item.table,
-                                  "dialect": item.dialect}}) for item in items]
+                                  "dialect": item.dialect.name}}) for item in items]
     rewards = [json.loads(line)["score"] for line in score_lines(lines)]
     assert results["numeric_acc,none"] == sum(rewards) / len(rewards)
     # the dataset's exe_ans written as the final answer is correct (items 0 and 2 of every four)

@@ -24,8 +24,8 @@ import pytest
 
 import progexec
 from progexec.cli import main
-from progexec.mathqa import bubblewrap
-from progexec.mathqa.sandbox import SandboxLimits, SnippetKind, decode_result, run_snippet, run_snippets
+from progexec.datasets.mathqa import bubblewrap
+from progexec.datasets.mathqa.sandbox import SandboxLimits, SnippetKind, decode_result, run_snippet, run_snippets
 
 CORPUS = Path(__file__).parent / "data" / "hostile_snippets.jsonl"
 LIMITS = SandboxLimits(timeout=8.0, memory_bytes=512 * 1024 * 1024, max_output_chars=100_000)
@@ -147,8 +147,8 @@ def test_wrong_score_attempts_score_incorrect(tmp_path: Path, capsys: pytest.Cap
     steal_argv = ("argv = open('/proc/%d/cmdline' % os.getppid(), 'rb').read().split(b'\\0')\n"
                   "path = argv[argv.index(b'--gold') + 1].decode()\n" + steal_gold.replace(repr(str(gold)), "path"))
     regenerate = (f"sys.path.insert(0, {str(SRC)!r})\n"
-                  "gen = real_import('progexec.mathqa.python_gen', fromlist=['x'])\n"
-                  "corpus = real_import('progexec.mathqa.corpus', fromlist=['x'])\n"
+                  "gen = real_import('progexec.datasets.mathqa.python_gen', fromlist=['x'])\n"
+                  "corpus = real_import('progexec.datasets.mathqa.corpus', fromlist=['x'])\n"
                   "answer = gen.translate(corpus.mathqa_records('test')[0], 0).answer\n")
     pred = [{"id": "a", "code": prelude + steal_gold}, {"id": "b", "code": prelude + steal_argv},
             {"id": "c", "code": prelude + regenerate},

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import progexec
-from progexec.interp.status import Status
-from progexec.limits import DEFAULT_LIMITS
+from progexec.core.status import Status
+from progexec.core.limits import DEFAULT_LIMITS
 from progexec.report import to_html, to_markdown
 from progexec.score import score_sources
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from progexec.cli import main
-from progexec.interp.status import Status
-from progexec.mathqa.binding import bind_numbers, number_texts
-from progexec.mathqa.corpus import mathqa_records
-from progexec.mathqa.execute import execute_all, execute_problem, run_formula
-from progexec.mathqa.options import kept_by_filter, option_value, parse_options, select_option
+from progexec.core.status import Status
+from progexec.datasets.mathqa.binding import bind_numbers, number_texts
+from progexec.datasets.mathqa.corpus import mathqa_records
+from progexec.datasets.mathqa.execute import execute_all, execute_problem, run_formula
+from progexec.datasets.mathqa.options import kept_by_filter, option_value, parse_options, select_option
 
 
 # --- number binding -----------------------------------------------------------------------------
@@ -156,7 +156,7 @@ def test_exec_routes_a_mathqa_file(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_extended_table_runs_the_unsupported_gold_formulas() -> None:
     """test 2931: whole surface of a cylinder, r 7, h 4: 2·pi·7·(7 + 4) = 154·pi ≈ 483.8, option a (484).
     test 2889: median of seven prices is the 7th listed (1.82), the formula's min(1.82, mean 1.8757): b."""
-    from progexec.mathqa.ops import MATHQA_EXTENDED_OPS
+    from progexec.datasets.mathqa.ops import MATHQA_EXTENDED_OPS
 
     cylinder = execute_problem(mathqa_records("test")[2931], 2931, ops=MATHQA_EXTENDED_OPS)
     assert math.isclose(cylinder.value, 154 * math.pi, rel_tol=1e-12) and cylinder.option == "a" and cylinder.match

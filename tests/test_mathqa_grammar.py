@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from progexec.grammar.mathqa_parse import ProgramSyntaxError, parse_annotated, parse_linear, parse_mathqa
-from progexec.grammar.nodes import Input, Num, Ref, Step
-from progexec.mathqa.corpus import MATHQA_SPLITS, mathqa_records
+from progexec.core.nodes import Input, Num, Ref, Step
+from progexec.datasets.mathqa.corpus import MATHQA_SPLITS, mathqa_records
 
 
 def test_first_test_problem_linear_formula() -> None:

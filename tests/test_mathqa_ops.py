@@ -6,12 +6,12 @@ import math
 
 import pytest
 
-from progexec.grammar.nodes import Num, Program, Step
+from progexec.core.nodes import Num, Program, Step
 from progexec.interp.evaluate import evaluate
-from progexec.interp.status import Status
-from progexec.mathqa.arithmetic import MATHQA_FLOAT, mathqa_constant
-from progexec.mathqa.ops import MATHQA_OPS, MATHQA_PYTHON_OPS, UNSUPPORTED_OPS
-from progexec.interp.arithmetic import Refusal
+from progexec.core.status import Status
+from progexec.datasets.mathqa.arithmetic import MATHQA_FLOAT, mathqa_constant
+from progexec.datasets.mathqa.ops import MATHQA_OPS, MATHQA_PYTHON_OPS, UNSUPPORTED_OPS
+from progexec.core.arithmetic import Refusal
 
 PI = 3.141592653589793
 
@@ -140,7 +140,7 @@ EXTENDED_CASES: list[tuple[str, tuple[float, ...], float]] = [
 
 @pytest.mark.parametrize("op, args, expected", EXTENDED_CASES)
 def test_extended_table(op: str, args: tuple[float, ...], expected: float) -> None:
-    from progexec.mathqa.ops import MATHQA_EXTENDED_OPS
+    from progexec.datasets.mathqa.ops import MATHQA_EXTENDED_OPS
 
     program = Program((Step(op, tuple(Num(repr(float(arg))) for arg in args)),))
     outcome = evaluate(program, MATHQA_FLOAT, ops=MATHQA_EXTENDED_OPS)
@@ -149,7 +149,7 @@ def test_extended_table(op: str, args: tuple[float, ...], expected: float) -> No
 
 
 def test_extended_table_leaves_surface_cone_unsupported() -> None:
-    from progexec.mathqa.ops import MATHQA_EXTENDED_OPS
+    from progexec.datasets.mathqa.ops import MATHQA_EXTENDED_OPS
 
     program = Program((Step("surface_cone", (Num("1"), Num("2"))),))
     assert evaluate(program, MATHQA_FLOAT, ops=MATHQA_EXTENDED_OPS).status is Status.UNSUPPORTED_OP

@@ -7,9 +7,9 @@ import math
 from pathlib import Path
 
 from progexec.cli import main
-from progexec.mathqa.corpus import mathqa_records
-from progexec.mathqa.python_gen import TEMPLATES, run_trusted, translate, translate_all
-from progexec.mathqa.ops import MATHQA_PYTHON_OPS
+from progexec.datasets.mathqa.corpus import mathqa_records
+from progexec.datasets.mathqa.python_gen import TEMPLATES, run_trusted, translate, translate_all
+from progexec.datasets.mathqa.ops import MATHQA_PYTHON_OPS
 
 
 def test_every_op_has_a_python_template() -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from progexec.cli import main
-from progexec.mathqa.corpus import mathqa_records
-from progexec.score.mathqa_score import score_records, trax_answer
+from progexec.datasets.mathqa.corpus import mathqa_records
+from progexec.datasets.mathqa.score import score_records, trax_answer
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = next((path for path in (ROOT.parent / "shared" / "data" / "mathqa", ROOT.parent.parent / "shared" / "data"

@@ -16,12 +16,12 @@ import pytest
 np = pytest.importorskip("numpy")
 scipy_special = pytest.importorskip("scipy.special")
 
-from progexec.interp.status import Status  # noqa: E402
-from progexec.mathqa.binding import number_texts  # noqa: E402
-from progexec.mathqa.corpus import MATHQA_SPLITS, mathqa_records  # noqa: E402
-from progexec.mathqa.execute import Semantics, SemanticsError, execute_all, run_formula  # noqa: E402
-from progexec.mathqa.ops import MATHQA_EXTENDED_OPS  # noqa: E402
-from progexec.mathqa.trax import run_trax  # noqa: E402
+from progexec.core.status import Status  # noqa: E402
+from progexec.datasets.mathqa.binding import number_texts  # noqa: E402
+from progexec.datasets.mathqa.corpus import MATHQA_SPLITS, mathqa_records  # noqa: E402
+from progexec.datasets.mathqa.execute import Semantics, SemanticsError, execute_all, run_formula  # noqa: E402
+from progexec.datasets.mathqa.ops import MATHQA_EXTENDED_OPS  # noqa: E402
+from progexec.datasets.mathqa.trax import run_trax  # noqa: E402
 
 TRAX, OURS = Semantics.TRAX, Semantics.PROGEXEC
 
@@ -295,7 +295,7 @@ def test_mathqa_python_answers_under_trax_are_trax_values_to_the_last_bit() -> N
     ``numpy.int64 ** float`` is numpy's ``power`` ufunc, which can differ from Python's ``**`` in the last
     place: under ``--semantics trax`` the code's answer must be numpy's, as trax's own value is."""
     numpy = pytest.importorskip("numpy")
-    from progexec.mathqa.python_gen import translate
+    from progexec.datasets.mathqa.python_gen import translate
 
     item = {"Problem": "the numbers 27 and 1", "options": "a ) 3 , b ) 4 , c ) 5 , d ) 6 , e ) 7", "correct": "a",
             "linear_formula": "divide(const_1,const_3)|lcm(n0,n1)|power(#1,#0)|"}

@@ -18,9 +18,9 @@ import pytest
 
 import progexec
 from progexec.corpus import corpus_items
-from progexec.dialects import UnknownDialectError, dialect_names, get_dialect
-from progexec.dialects.multihiertt import Abort, Branch, numpy_round, score_item, score_records, span_metrics, tokenize
-from progexec.interp.status import Status
+from progexec.core.registry import UnknownDialectError, dataset_names as dialect_names, get_dataset as get_dialect
+from progexec.datasets.multihiertt import Abort, Branch, numpy_round, score_item, score_records, span_metrics, tokenize
+from progexec.core.status import Status
 from progexec.records import dumps, outcome_fields
 
 

@@ -10,8 +10,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from progexec.grammar import Program, parse_program
-from progexec.grammar.nodes import Ref
-from progexec.interp.status import Status
+from progexec.core.nodes import Ref
+from progexec.core.status import Status
 from progexec.oracle.classify import FindingKind, analyze, ulps_to_boundary
 from progexec.oracle.reference import exact_answer
 

@@ -8,7 +8,7 @@ import pytest
 
 from progexec.checker.check import python_answerer, run_check
 from progexec.checker.output import dumps_json
-from progexec.errors import ProgexecError
+from progexec.core.errors import ProgexecError
 from progexec.parallel import Engine, ParallelOptions
 from progexec.parallel_check import RounderSpec, RounderSpecError, run_check_parallel, spec_from_args
 from tests.test_check_rounder_zoo import decimal_of_repr

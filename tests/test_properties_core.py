@@ -6,13 +6,14 @@ import math
 
 from hypothesis import example, given
 
+from progexec.datasets import get_dataset
 from progexec.grammar import Program, parse_program, parse_token_list
 from progexec.grammar.parse import _parser
-from progexec.interp.arithmetic import Float64
+from progexec.core.arithmetic import Float64
 from progexec.interp.evaluate import evaluate
 from progexec.interp.flat import CompileError, compile_program
 from progexec.interp.run import execute_text, execute_tokens
-from progexec.interp.status import Status
+from progexec.core.status import Status
 
 from .strategies import programs, tables
 
@@ -25,8 +26,8 @@ def _same(a: object, b: object) -> bool:
 
 @given(programs(), tables())
 def test_text_and_token_forms_give_the_same_outcome(program: Program, table: list[list[str]]) -> None:
-    by_text = execute_text(program.to_text(), table)
-    by_tokens = execute_tokens(program.to_tokens(), table)
+    by_text = execute_text(program.to_text(), table, get_dataset("finqa"))
+    by_tokens = execute_tokens(program.to_tokens(), table, get_dataset("finqa"))
     assert by_text.outcome == by_tokens.outcome
     assert by_text.official == by_tokens.official
 
@@ -64,6 +65,6 @@ def test_flat_contract_equals_the_interpreter(program: Program, table: list[list
 def test_official_verdict_agrees_whenever_the_contract_answers(program: Program, table: list[list[str]]) -> None:
     from progexec.interp.official import official_verdict
 
-    execution = execute_text(program.to_text(), table)
+    execution = execute_text(program.to_text(), table, get_dataset("finqa"))
     if execution.outcome.present:
-        assert official_verdict(program.to_tokens(), table) == execution.official
+        assert official_verdict(program.to_tokens(), table, get_dataset("finqa")) == execution.official

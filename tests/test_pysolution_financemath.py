@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from progexec.mathqa import bubblewrap
-from progexec.pysolution.datasets import FINANCEMATH, detect
-from progexec.pysolution.scoring import load_records, model_name, score_runs
+from progexec.datasets.mathqa import bubblewrap
+from progexec.datasets.pysolution.datasets import FINANCEMATH, detect
+from progexec.datasets.pysolution.scoring import load_records, model_name, score_runs
 
 DATA = Path(os.environ.get("PROGEXEC_FINANCEMATH_DATA")
             or Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "financemath")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from progexec.cli import main
-from progexec.mathqa import bubblewrap
-from progexec.mathqa.sandbox import SandboxLimits, SnippetKind, decode_result, run_snippet
+from progexec.datasets.mathqa import bubblewrap
+from progexec.datasets.mathqa.sandbox import SandboxLimits, SnippetKind, decode_result, run_snippet
 
 pytestmark = pytest.mark.skipif(not bubblewrap.status().available, reason="no bubblewrap isolation on this machine")
 

@@ -12,8 +12,8 @@ import platform
 
 import pytest
 
-from progexec.mathqa import bubblewrap
-from progexec.pysolution.pool import Budget, Pool, Request
+from progexec.datasets.mathqa import bubblewrap
+from progexec.datasets.pysolution.pool import Budget, Pool, Request
 
 isolated = pytest.mark.skipif(not bubblewrap.status().available, reason="no bubblewrap isolation on this machine")
 
@@ -112,7 +112,7 @@ def test_a_worker_whose_state_a_child_changed_is_replaced(body: str, monkeypatch
 def test_through_the_reward_every_later_completion_still_scores() -> None:
     """The reward path (``progexec serve``, the RL adapters): after a completion that tries every attack above on
     its worker, each honest completion of another item still gets its 1.0 from the same lane's worker."""
-    from progexec.pysolution.reward import PythonSolutionScorer
+    from progexec.datasets.pysolution.reward import PythonSolutionScorer
 
     hostile = "```python\n" + DISARM + "def solution():\n" + "".join(
         f"    try:\n        {body.replace(chr(10), chr(10) + '    ')}\n    except OSError:\n        pass\n"

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from progexec.mathqa import bubblewrap
-from progexec.pysolution.pool import Budget, Pool, Request
-from progexec.pysolution.results import SolutionResult, Status, decode_report
+from progexec.datasets.mathqa import bubblewrap
+from progexec.datasets.pysolution.pool import Budget, Pool, Request
+from progexec.datasets.pysolution.results import SolutionResult, Status, decode_report
 
 pytestmark = pytest.mark.skipif(not bubblewrap.status().available, reason="no bubblewrap isolation on this machine")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from progexec.mathqa import bubblewrap
-from progexec.pysolution.pool import Budget
-from progexec.pysolution.reward import PythonSolutionScorer, python_solution_reward
+from progexec.datasets.mathqa import bubblewrap
+from progexec.datasets.pysolution.pool import Budget
+from progexec.datasets.pysolution.reward import PythonSolutionScorer, python_solution_reward
 
 pytestmark = pytest.mark.skipif(not bubblewrap.status().available, reason="no bubblewrap isolation on this machine")
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from progexec.pysolution.extract import extract_code
-from progexec.pysolution.official import Gold, accepting_test, official_mean, official_verdict
-from progexec.pysolution.strict import gold_unit, strict_match, verdicts
+from progexec.datasets.pysolution.extract import extract_code
+from progexec.datasets.pysolution.official import Gold, accepting_test, official_mean, official_verdict
+from progexec.datasets.pysolution.strict import gold_unit, strict_match, verdicts
 
 NAN, INF = float("nan"), float("inf")
 
@@ -132,9 +132,9 @@ def test_extract_code(output: str, code: str) -> None:
 
 def test_no_isolation_is_refused_unless_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from progexec.cli import main
-    from progexec.mathqa import bubblewrap
-    from progexec.mathqa.bubblewrap import IsolationUnavailable
-    from progexec.pysolution.pool import Pool
+    from progexec.datasets.mathqa import bubblewrap
+    from progexec.datasets.mathqa.bubblewrap import IsolationUnavailable
+    from progexec.datasets.pysolution.pool import Pool
     monkeypatch.setattr(bubblewrap, "status", lambda: bubblewrap.Isolation(False, "no bwrap here"))
     with pytest.raises(IsolationUnavailable):
         Pool(1)

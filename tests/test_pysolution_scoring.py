@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from progexec.cli import main
-from progexec.mathqa import bubblewrap
-from progexec.pysolution.datasets import DOCMATH, FINANCEMATH, MATHQA_PYTHON, detect
-from progexec.pysolution.pool import Budget
-from progexec.pysolution.scoring import load_records, score_runs
+from progexec.datasets.mathqa import bubblewrap
+from progexec.datasets.pysolution.datasets import DOCMATH, FINANCEMATH, MATHQA_PYTHON, detect
+from progexec.datasets.pysolution.pool import Budget
+from progexec.datasets.pysolution.scoring import load_records, score_runs
 
 pytestmark = pytest.mark.skipif(not bubblewrap.status().available, reason="no bubblewrap isolation on this machine")
 BUDGET = Budget(cpu_seconds=1, wall_seconds=5)

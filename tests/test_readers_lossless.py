@@ -16,7 +16,7 @@ import pytest
 
 from progexec.cli import main
 from progexec.jsonrecords import ElementScanner, decode_marked, iter_json_list, records_from_text, unreadable_reason
-from progexec.limits import Limits
+from progexec.core.limits import Limits
 from progexec.readers import InputError, open_source, read, read_records, source_from_bytes
 from progexec.reward.batch import score_item
 

@@ -12,8 +12,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from progexec.datasets import get_dataset
 from progexec.corpus import corpus_items
-from progexec.items import Item
+from progexec.core.item import Item
 from progexec.readers import read
 from progexec.record_line import execution_line
 from progexec.records import dumps, execution_record
@@ -57,4 +58,4 @@ def test_hostile_and_bad_inputs(tmp_path: Path) -> None:
 def test_generated(program: object, table: list[list[str]] | None, dialect: str, gold: float | str | None,
                    item_id: str, use_text: bool, text: str) -> None:
     body = text if use_text else program.to_text()  # type: ignore[attr-defined]
-    _same(Item(item_id, body, table, gold, gold is not None, dialect))
+    _same(Item(item_id, body, table, gold, gold is not None, dialect=get_dataset(dialect)))

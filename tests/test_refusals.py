@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from progexec.datasets import get_dataset
 from progexec.runner import execute
 from progexec.grammar import Program, parse_program
-from progexec.items import Item
-from progexec.interp.arithmetic import Float64
+from progexec.core.item import Item
+from progexec.core.arithmetic import Float64
 from progexec.interp.evaluate import evaluate
 from progexec.interp.flat import run_flat
-from progexec.interp.ops import FINQA_OPS, OpSpec
+from progexec.core.ops import FINQA_OPS, OpSpec
 from progexec.interp.run import execute_text
-from progexec.interp.status import Status, status_name
+from progexec.core.status import Status, status_name
 
 TABLE = [["", "2019", "2018"], ["revenue", "$ 1,200", "5%"], ["empty"], ["bad", "n/a", "3"],
          ["dup", "1", "2"], ["dup", "10", "20"]]
@@ -42,7 +43,7 @@ TEXT_CASES = [
 
 @pytest.mark.parametrize(("program", "status", "step", "arg"), TEXT_CASES, ids=[c[0][:40] for c in TEXT_CASES])
 def test_text_refusal(program: str, status: Status, step: int | None, arg: int | None) -> None:
-    outcome = execute_text(program, TABLE).outcome
+    outcome = execute_text(program, TABLE, get_dataset("finqa")).outcome
     assert outcome.status is status
     assert outcome.value is None and not outcome.present
     assert (outcome.step, outcome.arg) == (step, arg)
@@ -66,7 +67,7 @@ def test_bad_arg_kind_in_flat_form() -> None:
 
 
 def test_missing_table_is_a_missing_row() -> None:
-    assert execute_text("table_sum(revenue, none)", None).outcome.status is Status.MISSING_ROW
+    assert execute_text("table_sum(revenue, none)", None, get_dataset("finqa")).outcome.status is Status.MISSING_ROW
 
 
 def test_unsupported_op() -> None:
@@ -79,11 +80,11 @@ def test_unsupported_op() -> None:
 def test_limit_exceeded_by_steps_and_text() -> None:
     program = parse_program(", ".join(["add(1, 1)"] * 20))
     assert evaluate(program, Float64(), max_steps=10).status is Status.LIMIT_EXCEEDED
-    assert execute_text("add(1, 1), " * 20_000 + "add(1, 1)").status is Status.LIMIT_EXCEEDED
+    assert execute_text("add(1, 1), " * 20_000 + "add(1, 1)", None, get_dataset("finqa")).status is Status.LIMIT_EXCEEDED
 
 
 def test_bad_input_item() -> None:
-    outcome = execute(Item("x", None, error="the item has no program")).outcome
+    outcome = execute(Item("x", None, error="the item has no program", dialect=get_dataset("finqa"))).outcome
     assert outcome.status is Status.BAD_INPUT
 
 
@@ -95,15 +96,15 @@ def test_every_status_code_is_named_and_in_range() -> None:
 
 def test_table_semantics() -> None:
     # "$ 1,200" -> 1200, "5%" -> 0.05, later duplicate row wins
-    assert execute_text("table_sum(revenue, none)", TABLE).outcome.value == round(1200 + 0.05, 5)
-    assert execute_text("table_max(dup, none)", TABLE).outcome.value == 20.0
+    assert execute_text("table_sum(revenue, none)", TABLE, get_dataset("finqa")).outcome.value == round(1200 + 0.05, 5)
+    assert execute_text("table_max(dup, none)", TABLE, get_dataset("finqa")).outcome.value == 20.0
 
 
 def test_official_answer_is_reported_where_the_contract_refuses() -> None:
-    overflow = execute_text("multiply(1e308, 10)")
+    overflow = execute_text("multiply(1e308, 10)", None, get_dataset("finqa"))
     assert overflow.official.valid and overflow.official.value == float("inf")
-    stale = execute_text("table_sum(revenue, none), table_max(#0, none)", TABLE)
+    stale = execute_text("table_sum(revenue, none), table_max(#0, none)", TABLE, get_dataset("finqa"))
     assert stale.status is Status.BAD_ARG_KIND
     assert stale.official.valid and stale.official.value == 1200.0  # reuses the previous table op's row
-    assert not execute_text("subtract(5829,5735)").official.valid
-    assert execute_text("subtract(5829,5735)").outcome.value == 94.0
+    assert not execute_text("subtract(5829,5735)", None, get_dataset("finqa")).official.valid
+    assert execute_text("subtract(5829,5735)", None, get_dataset("finqa")).outcome.value == 94.0

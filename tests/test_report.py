@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from progexec.cli import main
-from progexec.corpus import finqa_items
+from progexec.datasets.finqa import finqa_items
 from progexec.readers import read
 from progexec.oracle.classify import FindingKind
 from progexec.report import build_report

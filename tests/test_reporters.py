@@ -14,9 +14,10 @@ from typing import Any
 import jinja2
 import pytest
 
+from progexec.datasets import get_dataset
 import progexec
 from progexec.cli import main
-from progexec.items import program_item
+from progexec.core.item import program_item
 from progexec.readers import read
 from progexec.report import (REPORT_TYPES, ScoreRun, UnknownFormatError, build_report, render_as, render_html,
                              render_json, render_markdown, render_text, templates, write_html, write_json,
@@ -125,7 +126,7 @@ def test_score_json_line_is_the_score_json_document(tmp_path: Path, capsys: pyte
 
 def test_html_escapes_every_value() -> None:
     hostile = '<img src=x onerror="alert(1)">'
-    report = build_report([program_item("divide(1, 0)", item_id=hostile)], hostile)  # refused: listed with its id
+    report = build_report([program_item("divide(1, 0)", None, get_dataset("finqa"), item_id=hostile)], hostile)  # refused: listed with its id
     html = render_html(report)
     assert hostile not in html and "&lt;img src=x onerror=&#34;alert(1)&#34;&gt;" in html
     assert "src=" not in html.replace("src=x", "")  # the only src= is the escaped text

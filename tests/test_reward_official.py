@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from progexec.grammar.tokens import official_tokenize
-from progexec.items import Item
+from progexec.core.item import Item
 from progexec.readers import read
 from progexec.reward import score_completion
 from progexec.score import official_scorer
@@ -37,7 +37,7 @@ def test_the_official_policy_is_the_official_scorer(source: str, step: int, vari
         text = VARIANTS[variant](item.program)
         verdict = official_scorer.score(official_scorer.ItemContext(
             gold_item(item), Prediction(item.id, tuple(official_tokenize(text)), program_text=text)))
-        gold = {"answer": item.gold, "table": item.table, "dialect": item.dialect}
+        gold = {"answer": item.gold, "table": item.table, "dialect": item.dialect.name}
         reward = score_completion(f"Program: {text}", gold, policy="official")
         if reward.score != float(verdict.execution):
             disagreements.append((item.id, text, reward.status.label, verdict.execution_why.value))

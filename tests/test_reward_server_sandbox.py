@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="progexec serve needs the serve extra")
 
-from progexec.mathqa import bubblewrap  # noqa: E402
+from progexec.datasets.mathqa import bubblewrap  # noqa: E402
 
 from .serve_harness import HOST, Served, post, request, start  # noqa: E402
 

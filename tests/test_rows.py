@@ -220,7 +220,7 @@ def test_tatqa_rows_hold_paragraphs_and_table_and_score_their_gold_back(target: 
     """TAT-QA rows (from the embedded official dev file) carry the context's paragraphs and table and the gold
     record {dialect: tatqa, answer, scale, answer_type}; the gold answer written with its scale scores 1.0
     through every adapter, the bare number of a scaled answer 0.0 (the official rule needs the scale)."""
-    from progexec.tatqa.data import read_questions
+    from progexec.datasets.tatqa.data import read_questions
 
     questions = [q for q in read_questions("tatqa:dev") if q.answer_type == "arithmetic"][:60]
     wanted = {q.uid for q in questions}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from progexec.cli import main
-from progexec.mathqa.sandbox import SandboxLimits, run_snippet, run_snippets
+from progexec.datasets.mathqa.sandbox import SandboxLimits, run_snippet, run_snippets
 
 LIMITS = SandboxLimits(timeout=3.0, memory_bytes=512 * 1024 * 1024, max_output_chars=100_000)
 MARKER = Path(tempfile.gettempdir()) / f"progexec-sandbox-escape-{os.getpid()}"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from progexec.datasets import get_dataset
 from progexec.corpus import convfinqa_records, finqa_records
 from progexec.grammar.tokens import official_tokenize
 from progexec.score import GoldItem, Prediction, load_gold, load_predictions, score_predictions
@@ -205,7 +206,7 @@ def test_scorer_execution_verdict_matches_the_raw_official_model_on_odd_tokens()
         if rng.random() < 0.9:
             tokens.append("EOF")
         for dialect in ("finqa", "convfinqa"):
-            ours = execute_tokens(tokens, table, dialect).official
-            raw = official_verdict(tokens, table, dialect)
+            ours = execute_tokens(tokens, table, get_dataset(dialect)).official
+            raw = official_verdict(tokens, table, get_dataset(dialect))
             assert ours.valid == raw.valid, (tokens, dialect)
             assert ours.value == raw.value or (ours.value != ours.value and raw.value != raw.value), tokens

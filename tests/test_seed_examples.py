@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from progexec.datasets import get_dataset
 from progexec.corpus import finqa_records
 from progexec.grammar import parse_program
 from progexec.interp.flat import FlatProgram, Op, compile_program, run_flat
 from progexec.interp.run import execute_text
-from progexec.interp.status import Status
+from progexec.core.status import Status
 
 SEED_GOLD = {
     "ADI/2009/page_49.pdf-1": 3.8,
@@ -43,7 +44,7 @@ def test_seed_program_gives_the_gold_answer_both_ways(item_id: str) -> None:
     assert record["exe_ans"] == SEED_GOLD[item_id]
     program = parse_program(str(record["program"]))
     table = record["table"]
-    execution = execute_text(str(record["program"]), table)  # type: ignore[arg-type]
+    execution = execute_text(str(record["program"]), table, get_dataset("finqa"))  # type: ignore[arg-type]
     assert execution.outcome.status is Status.OK
     assert execution.outcome.answer() == SEED_GOLD[item_id]
     flat = compile_program(program, table).run()  # type: ignore[arg-type]
@@ -58,7 +59,7 @@ def test_seed_program_gives_the_gold_answer_both_ways(item_id: str) -> None:
 def test_seed_table_examples_both_ways(item_id: str, op: str, row: list[str], gold: float) -> None:
     table = [["", "a", "b"], ["the row", *row]]
     text = f"{op}(the row, none)"
-    assert execute_text(text, table).outcome.value == gold
+    assert execute_text(text, table, get_dataset("finqa")).outcome.value == gold
     assert compile_program(parse_program(text), table).run().value == gold
 
 
@@ -70,7 +71,7 @@ def test_seed_flat_call_for_adi() -> None:
 
 def test_ipg_chain_keeps_intermediates_unrounded() -> None:
     # SPEC: rounding step1 to 0.96552 before the final multiply would give 96.552
-    outcome = execute_text("subtract(34.8, 1.2), divide(#0, 34.8), multiply(#1, const_100)").outcome
+    outcome = execute_text("subtract(34.8, 1.2), divide(#0, 34.8), multiply(#1, const_100)", None, get_dataset("finqa")).outcome
     assert outcome.results[1] == (34.8 - 1.2) / 34.8
     assert outcome.results[2] == (34.8 - 1.2) / 34.8 * 100.0
     assert outcome.value == 96.55172

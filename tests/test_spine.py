@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 
+from progexec.datasets import get_dataset
 import progexec
 from progexec import readers
 from progexec.corpus import finqa_records
-from progexec.items import Item
-from progexec.limits import LIMIT_DOCS, ItemTimeLimitExceeded, Limits, check_deadline, run_with_time_limit, using
+from progexec.core.item import Item
+from progexec.core.limits import LIMIT_DOCS, ItemTimeLimitExceeded, Limits, check_deadline, run_with_time_limit, using
 from progexec.runner import execute
 
 PREDICTIONS = Path(__file__).parent / "data" / "predictions"
@@ -49,8 +50,8 @@ def test_public_api_is_curated() -> None:
         assert name in progexec.__all__ and hasattr(progexec, name)
     result = _progexec("--version")
     assert result.returncode == 0 and result.stdout.decode().strip() == f"progexec {progexec.__version__}"
-    from progexec.grammar.parse import ProgramSyntaxError
-    from progexec.limits import LimitError
+    from progexec.core.syntax import ProgramSyntaxError
+    from progexec.core.limits import LimitError
     from progexec.score import ScoreInputError
 
     for error in (progexec.InputError, LimitError, ScoreInputError, ProgramSyntaxError):
@@ -154,7 +155,7 @@ def test_exec_and_report_agree_on_the_gold_match(tmp_path: Path) -> None:
 
 def test_table_program_without_table_counts_the_same_in_both_gold_figures() -> None:
     record = next(r for r in finqa_records() if r["program"].startswith("table_"))
-    items = [Item(record["id"], record["program"], None, record["exe_ans"], True)]
+    items = [Item(record["id"], record["program"], None, record["exe_ans"], True, dialect=get_dataset("finqa"))]
     report = progexec.report(items)
     assert report.gold_summary()["mismatching"] == report.finding_counts()["gold_mismatch"] == 1
 
@@ -285,7 +286,7 @@ def test_deadline_works_off_the_main_thread() -> None:
 
 def test_same_answers_from_eight_threads_as_serial() -> None:
     records = _test_split()[:200]
-    items = [Item(r["id"], r["program"], r["table"], r["exe_ans"], True) for r in records]
+    items = [Item(r["id"], r["program"], r["table"], r["exe_ans"], True, dialect=get_dataset("finqa")) for r in records]
 
     def answers(item: Item) -> tuple[Any, ...]:
         execution = execute(item)
@@ -320,7 +321,7 @@ def test_report_from_eight_threads_equals_serial() -> None:
     from progexec.report import json_report
 
     records = [r for r in finqa_records() if "exp(" in r["program"]][:8] + _test_split()[:24]
-    items = [Item(r["id"], r["program"], r["table"], r["exe_ans"], True) for r in records]
+    items = [Item(r["id"], r["program"], r["table"], r["exe_ans"], True, dialect=get_dataset("finqa")) for r in records]
     serial = json_report.render(progexec.report(items))
     with ThreadPoolExecutor(8) as pool:
         assert set(pool.map(lambda _: json_report.render(progexec.report(items)), range(8))) == {serial}
@@ -385,14 +386,14 @@ def test_a_clock_that_stops_items_fails_the_run_and_says_so(tmp_path: Path) -> N
 def test_errors_are_one_root_with_three_kinds_that_say_where() -> None:
     """Every error progexec raises on purpose derives from ProgexecError, and an unusable input is one kind,
     InputError, that carries where it was found as attributes (not only in its text)."""
-    from progexec.errors import InputError, OptionError, SetupError
-    from progexec.grammar.parse import ProgramSyntaxError
+    from progexec.core.errors import InputError, OptionError, SetupError
+    from progexec.core.syntax import ProgramSyntaxError
     from progexec.integrations._gold import AdapterInputError
-    from progexec.mathqa.score_python import SnippetInputError
+    from progexec.datasets.mathqa.score_python import SnippetInputError
     from progexec.readers import InputError as ReadersInputError, read
     from progexec.reward.gold import GoldRecordError
     from progexec.score.loading import ScoreInputError
-    from progexec.dialects import UnknownDialectError
+    from progexec.core.registry import UnknownDialectError
     from progexec.isolation.bwrap import IsolationUnavailable
 
     assert ReadersInputError is InputError

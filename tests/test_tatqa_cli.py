@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from progexec.cli import main
-from progexec.tatqa import read_questions
+from progexec.datasets.tatqa import read_questions
 
 SAMPLE = str(Path(__file__).parent / "data" / "predictions" / "tatqa_sample_prediction.json.gz")
 
@@ -108,7 +108,7 @@ def test_report_outputs_are_byte_identical_on_rerun(tmp_path: Path) -> None:
 
 
 def test_the_registry_entry() -> None:
-    from progexec.dialects import dialect_names, get_dialect
+    from progexec.core.registry import dataset_names as dialect_names, get_dataset as get_dialect
 
     dialect = get_dialect("tatqa")
     assert "tatqa" in dialect_names() and dialect.round_digits is None and dialect.score is not None

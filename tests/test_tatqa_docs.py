@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from progexec.tatqa.metric import score_question
+from progexec.datasets.tatqa.metric import score_question
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "tatqa.md"
 

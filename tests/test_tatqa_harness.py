@@ -12,8 +12,8 @@ import pytest
 
 from progexec.integrations.docs import task_docs
 from progexec.integrations.judge import judge
-from progexec.tatqa import score_questions
-from progexec.tatqa.reward import final_answer
+from progexec.datasets.tatqa import score_questions
+from progexec.datasets.tatqa.reward import final_answer
 
 TASK = "progexec_tatqa_answer"
 

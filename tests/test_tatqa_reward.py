@@ -7,8 +7,8 @@ import json
 import pytest
 
 from progexec.reward import score_completion
-from progexec.tatqa import read_questions
-from progexec.tatqa.reward import final_answer
+from progexec.datasets.tatqa import read_questions
+from progexec.datasets.tatqa.reward import final_answer
 
 PERCENT = {"dialect": "tatqa", "answer": 6.67, "scale": "percent", "answer_type": "arithmetic"}
 
@@ -63,7 +63,7 @@ def test_final_answer() -> None:
 
 
 def test_an_oversized_completion_is_not_read() -> None:
-    from progexec.limits import Limits, using
+    from progexec.core.limits import Limits, using
 
     with using(Limits(max_completion_chars=100)):
         assert score_completion("1" * 101, PERCENT).status.label == "too_large"

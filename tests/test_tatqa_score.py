@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from progexec.readers import InputError
-from progexec.tatqa import read_questions, score, score_questions
-from progexec.tatqa.metric import Reason
+from progexec.datasets.tatqa import read_questions, score, score_questions
+from progexec.datasets.tatqa.metric import Reason
 
 SAMPLE = Path(__file__).parent / "data" / "predictions" / "tatqa_sample_prediction.json.gz"
 

@@ -18,34 +18,34 @@ import importlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .errors import ProgexecError
-from .limits import DEFAULT_LIMITS, Limits
+from .core.errors import ProgexecError
+from .core.limits import DEFAULT_LIMITS, Limits
+from .core.version import __version__
 
 if TYPE_CHECKING:
     from . import report, score
-    from .interp.official import OfficialVerdict
-    from .interp.run import Execution, MatchReason
-    from .interp.status import Status
-    from .items import Item
+    from .core.verdict import OfficialVerdict
+    from .core.execution import Execution, MatchReason
+    from .core.status import Status
+    from .core.item import Item
     from .readers import InputError, read
     from .report.model import Report
     from .runner import execute
     from .score.results import ScoreReport
 
-__version__ = "0.3.0"
 
 # ``progexec.score`` and ``progexec.report`` are the subpackages themselves, and both are callable:
 # ``progexec.score(gold, predictions)`` is ``progexec.score.score_sources`` (paths, corpus names or records
 # in memory) and ``progexec.report(items)`` is ``progexec.report.build_report`` — so
 # ``progexec.report.score_report.write_score_report`` and ``progexec.score.load_gold`` work too.
 # They and the other public names are imported on first use, so that ``progexec exec`` starts without them.
-_LAZY = {"OfficialVerdict": ".interp.official", "Execution": ".interp.run", "MatchReason": ".interp.run",
-         "Status": ".interp.status", "Item": ".items", "InputError": ".readers", "read": ".readers",
+_LAZY = {"OfficialVerdict": ".core.verdict", "Execution": ".core.execution", "MatchReason": ".core.execution",
+         "Status": ".core.status", "Item": ".core.item", "InputError": ".readers", "read": ".readers",
          "execute": ".runner", "Report": ".report.model", "ScoreReport": ".score.results"}
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("report", "score"):
+    if name in ("report", "score", "limits"):  # limits: the deprecated path of progexec.core.limits
         return importlib.import_module(f".{name}", __name__)  # the import binds it here too
     if name not in _LAZY:
         raise AttributeError(f"module 'progexec' has no attribute {name!r}")
@@ -58,16 +58,16 @@ def run(program: str | Sequence[str], table: list[list[str]] | None = None, *, d
         problem: str = "", limits: Limits | None = None) -> Execution:
     """Execute one program (text, or the official token list) over ``table``; never raises for a bad program.
 
-    ``dialect`` names a registered dialect (:func:`progexec.dialects.dialect_names`: ``finqa``, ``convfinqa``,
+    ``dialect`` names a registered dialect (:func:`progexec.datasets.dataset_names`: ``finqa``, ``convfinqa``,
     ``mathqa``, ``multihiertt``, ...); for ``mathqa`` ``program`` is a linear formula whose ``nK`` are the
     numbers of ``problem``, and ``table`` is unused. An unknown dialect raises ``UnknownDialectError``.
     """
-    from .dialects import get_dialect
-    from .items import program_item
+    from .core.registry import get_dataset as get_dialect
+    from .core.item import program_item
     from .runner import execute
 
     body: str | list[str] = program if isinstance(program, str) else list(program)
-    return execute(program_item(body, table, get_dialect(dialect).name, problem), limits)
+    return execute(program_item(body, table, get_dialect(dialect), problem), limits)
 
 
 __all__ = [

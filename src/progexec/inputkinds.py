@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any
 
+from .core.registry import file_formats
 from .jsonrecords import Record, looks_like_document
 from .textsource import InputError
 
@@ -29,22 +30,20 @@ JUDGED_RECORDS = 100
 PROGRAM_KEYS = ("program", "predicted", "pred_prog", "predicted_program")
 ANSWER_KEYS = ("answer", "completion", "predicted_answer", "output")
 
+PROGRAMS = "programs"
+"""The format of plain program records (``{"program": ..., "table": ...}``); every other format is a dataset's."""
+
 
 def dataset_format(value: Any) -> str | None:
-    """The dataset format a record belongs to (``finqa``, ``convfinqa``, ``mathqa``, ``multihiertt``, ``tatqa``,
-    ``programs``), or None."""
+    """The format a record belongs to: the name of the dataset whose file shape it has
+    (:func:`progexec.core.registry.file_formats`), :data:`PROGRAMS`, or None."""
     if not isinstance(value, dict):
         return None
-    if isinstance(value.get("questions"), list) and ("paragraphs" in value or "table" in value):
-        return "tatqa"
-    if isinstance(value.get("qa"), dict):
-        return "multihiertt" if "uid" in value and "id" not in value else "finqa"
-    if isinstance(value.get("annotation"), dict):
-        return "convfinqa"
-    if "linear_formula" in value or "Problem" in value:
-        return "mathqa"
+    for name, shape, _ in file_formats():
+        if shape(value):
+            return name
     if "program" in value or "predicted" in value:
-        return "programs"
+        return PROGRAMS
     return None
 
 
@@ -55,16 +54,9 @@ def record_kind(value: Any) -> str:
                  type(None): "nulls"}
         return f"JSON {names.get(type(value), type(value).__name__)}, not objects"
     kind = dataset_format(value)
-    if kind == "finqa":
-        return "FinQA dataset items (with qa)"
-    if kind == "convfinqa":
-        return "ConvFinQA dataset items (with annotation)"
-    if kind == "mathqa":
-        return "MathQA problems (with linear_formula)"
-    if kind == "multihiertt":
-        return "MultiHiertt dataset items (with uid and qa)"
-    if kind == "tatqa":
-        return "TAT-QA contexts (with questions)"
+    words = next((words for name, _, words in file_formats() if name == kind), None)
+    if words is not None:
+        return words
     if "completion" in value and "gold" in value:
         return "reward inputs {id, completion, gold}"
     if "status" in value and ("score" in value or "code" in value):
@@ -72,7 +64,7 @@ def record_kind(value: Any) -> str:
     if "code" in value:
         return ("MathQA-Python items {id, text, code, answer}" if "answer" in value and "text" in value
                 else "MathQA-Python predictions {id, code}")
-    if kind == "programs" or any(key in value for key in PROGRAM_KEYS):
+    if kind == PROGRAMS or any(key in value for key in PROGRAM_KEYS):
         return "program records or predictions {id, program}"
     if any(key in value for key in ANSWER_KEYS):
         return "answer records {id, answer}"
@@ -96,7 +88,7 @@ def _has_id(value: dict[str, Any]) -> bool:
 
 
 def _prediction(value: Any) -> bool:
-    if not isinstance(value, dict) or dataset_format(value) not in (None, "programs"):
+    if not isinstance(value, dict) or dataset_format(value) not in (None, PROGRAMS):
         return False
     if _has_id(value) and any(key in value for key in (*PROGRAM_KEYS, *ANSWER_KEYS)):
         return True
@@ -114,8 +106,6 @@ PREDICTIONS = Wanted("predictions {id, predicted | answer} (a JSON list, JSON Li
                      "{key: [records]})", ("list", "lines", "document"), _prediction, _SWAPPED)
 REWARD_INPUTS = Wanted("reward inputs {id, completion, gold} (JSON Lines or a JSON list)", ("lines", "list"),
                        lambda value: isinstance(value, dict) and "completion" in value and "gold" in value)
-MATHQA = Wanted("a MathQA dataset file (a JSON list of problems with linear_formula)", ("list", "lines"),
-                lambda value: dataset_format(value) == "mathqa")
 MATHQA_PYTHON_GOLD = Wanted(
     "MathQA-Python gold items {id, answer} (a JSON list or JSON Lines)", ("list", "lines"),
     lambda value: isinstance(value, dict) and _has_id(value) and "answer" in value)
@@ -189,5 +179,5 @@ def judged(name: str, shape: str, records: Iterable[Record], wanted: Wanted | No
 
 
 __all__ = ["JUDGED_RECORDS", "Wanted", "dataset_format", "record_kind", "describe", "judge", "judged",
-           "DATASET_OR_PROGRAMS", "GOLD", "PYTHON_SOLUTION_GOLD", "PREDICTIONS", "REWARD_INPUTS", "MATHQA", "MATHQA_PYTHON_GOLD",
+           "DATASET_OR_PROGRAMS", "GOLD", "PYTHON_SOLUTION_GOLD", "PREDICTIONS", "REWARD_INPUTS", "MATHQA_PYTHON_GOLD",
            "MATHQA_PYTHON_PREDICTIONS"]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .jsoncodec import loads, raw_decoder
-from .limits import Limits, current
+from .core.limits import Limits, current
 from .textsource import CHUNK_CHARS, InputError, TextSource, source_from_text
 
 

@@ -11,10 +11,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .limits import Limits, current
+from .core.limits import Limits, current
+from .core.registry import corpus_file
 
-_EMBEDDED = {"finqa": "finqa.jsonl.gz", "convfinqa": "convfinqa.jsonl.gz", "mathqa": "mathqa_{split}.json.gz",
-             "tatqa": "tatqa_{split}.json.gz"}
 
 
 def input_digest(source: str) -> dict[str, Any]:
@@ -23,8 +22,9 @@ def input_digest(source: str) -> dict[str, Any]:
     corpus, _, split = source.partition(":")
     if source == "-":
         return {"name": "-", "sha256": None}
-    if corpus in _EMBEDDED and not Path(source).exists():
-        resource = resources.files("progexec.data").joinpath(_EMBEDDED[corpus].format(split=split or "test"))
+    pattern = corpus_file(corpus)
+    if pattern is not None and not Path(source).exists():
+        resource = resources.files("progexec.data").joinpath(pattern.format(split=split or "test"))
         return {"name": source, "sha256": hashlib.sha256(resource.read_bytes()).hexdigest()}
     digest = hashlib.sha256()
     try:
@@ -39,7 +39,7 @@ def input_digest(source: str) -> dict[str, Any]:
 def run_meta(inputs: Sequence[str], arguments: Sequence[str] | None = None,
              limits: Limits | None = None) -> dict[str, Any]:
     """The ``meta`` object of a JSON output."""
-    from . import __version__
+    from .core.version import __version__
 
     record: dict[str, Any] = {
         "progexec": __version__,

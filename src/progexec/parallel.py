@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # multiprocessing is imported only when a process pool starts
     import multiprocessing.context
     from concurrent.futures import Future
 
-from .errors import OptionError
+from .core.errors import OptionError
 
 T = TypeVar("T")
 R = TypeVar("R")

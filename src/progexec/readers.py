@@ -1,4 +1,4 @@
-"""Every input becomes a stream of :class:`~progexec.items.Item`: one registry of readers.
+"""Every input becomes a stream of :class:`~progexec.core.item.Item`: one registry of readers.
 
 A source is a path, ``-`` (standard input) or an embedded corpus name (``finqa:test``, ...). It is
 read once, as a stream, along one path that every command follows:
@@ -12,7 +12,8 @@ read once, as a stream, along one path that every command follows:
    ``max_line_chars``); every unreadable record names its line or position;
 3. the refusal rule (:mod:`progexec.inputkinds`): an input of a shape or kind the command does not read,
    or whose first records are mostly unusable, is refused (exit 2) before anything is written;
-4. records to Items (:data:`READERS`): the format is detected from the first usable record.
+4. records to Items: the format is detected from the first usable record; program records have their own
+   reader, every other format is a dataset's (:func:`reader_for`, the record's ``reader``).
 
 Every record that cannot be used becomes one ``bad_input`` Item naming its line or position; nothing
 is dropped or merged.
@@ -25,13 +26,17 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .inputkinds import DATASET_OR_PROGRAMS, Wanted, dataset_format, judged
-from .interp.table import TableError, validate_table
-from .items import Item, bad_item
+from .inputkinds import DATASET_OR_PROGRAMS, PROGRAMS, Wanted, dataset_format, judged
+from .core.table import TableError, validate_table
+from dataclasses import replace
+
+from .core.dataset import Dataset
+from .core.item import Item, bad_item
+from .core.registry import UnknownDialectError, default_dataset, get_dataset
 from .jsonrecords import (INVALID_UNICODE_ERROR, Record, decode, decode_marked, holds_invalid_unicode,
                           iter_json_list, iter_json_lines, iter_records, looks_like_document, read_document,
                           records_from_text, unreadable_reason)
-from .limits import Limits
+from .core.limits import Limits
 from .textsource import CHUNK_CHARS, InputError, TextSource, open_source, source_from_bytes, source_from_text
 
 # ---------------------------------------------------------------- records to Items, per format
@@ -59,7 +64,7 @@ def _program(raw: Any) -> tuple[str | list[str] | None, str | None]:
     return None, f"the program must be a string or a list of token strings, not {type(raw).__name__}"
 
 
-def make_item(item_id: str, program: Any, table: Any, gold: Any, dialect: str, source: str,
+def make_item(item_id: str, program: Any, table: Any, gold: Any, dialect: Dataset, source: str,
               answer: Any = None) -> Item:
     """An Item from raw JSON fields; the first thing wrong with them becomes its ``error``."""
     text, error = _program(program)
@@ -71,7 +76,7 @@ def make_item(item_id: str, program: Any, table: Any, gold: Any, dialect: str, s
             error = error or str(problem)
     value, has_gold = _gold(gold)
     shown = str(answer) if isinstance(answer, (str, int, float)) and not isinstance(answer, bool) else None
-    return Item(item_id, text, rows, value, has_gold, dialect, error and f"{source}: {error}", source, shown)
+    return Item(item_id, text, rows, value, has_gold, error and f"{source}: {error}", source, shown, dialect=dialect)
 
 
 def _item_id(raw: Any, fallback: str) -> str:
@@ -84,108 +89,40 @@ def _line_id(raw: Any, fallback: str) -> str:
     return fallback if raw is None or isinstance(raw, (dict, list)) else str(raw)
 
 
-def _finqa(record: Record, stem: str) -> Iterator[Item]:
-    item = record.value
-    fallback = f"{stem}-{record.number - 1}"
-    if not isinstance(item, dict):
-        yield bad_item(fallback, f"{record.where} is not an object", record.where)
-        return
-    raw_qa = item.get("qa")
-    qa: dict[str, Any] = raw_qa if isinstance(raw_qa, dict) else {}
-    yield make_item(_item_id(item.get("id"), fallback), qa.get("program"), item.get("table"), qa.get("exe_ans"),
-                    "finqa", record.where, qa.get("answer"))
-
-
-def _conversation(record: Record, stem: str) -> Iterator[Item]:
-    item = record.value
-    fallback = f"{stem}-{record.number - 1}"
-    base = _item_id(item.get("id"), fallback) if isinstance(item, dict) else fallback
-    annotation = item.get("annotation") if isinstance(item, dict) else None
-    if not isinstance(annotation, dict):
-        yield bad_item(base, f"{record.where} has no annotation", record.where, "convfinqa")
-        return
-    if "turn_program" not in annotation:
-        yield make_item(base, annotation.get("cur_program"), item.get("table"), annotation.get("exe_ans"),
-                        "convfinqa", record.where)
-        return
-    programs = annotation.get("turn_program") or []
-    answers = annotation.get("exe_ans_list") or []
-    if not isinstance(programs, list):
-        yield bad_item(base, f"{record.where}: turn_program must be a list, not {type(programs).__name__}",
-                       record.where, "convfinqa")
-        return
-    if not isinstance(answers, list):
-        answers = []  # unusable gold answers: the turns still run, without gold
-    for turn, program in enumerate(programs):
-        gold = answers[turn] if turn < len(answers) else None
-        yield make_item(f"{base}_{turn}", program, item.get("table"), gold, "convfinqa",
-                        f"{record.where} turn {turn}")
-
-
-def _mathqa(record: Record, stem: str) -> Iterator[Item]:
-    item = record.value
-    index = record.number - 1
-    if not isinstance(item, dict):
-        yield bad_item(str(index), f"{record.where} is not an object", record.where, "mathqa")
-        return
-    raw_id = item.get("id")
-    item_id = str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else str(index)
-    formula = item.get("linear_formula")
-    yield Item(item_id, formula if isinstance(formula, str) else None, dialect="mathqa", source=record.where,
-               record=item)
-
-
-def _multihiertt(record: Record, stem: str) -> Iterator[Item]:
-    """A MultiHiertt dataset record (``uid``, ``qa.program``, ``qa.answer``); a span question has no program."""
-    item = record.value
-    fallback = f"{stem}-{record.number - 1}"
-    if not isinstance(item, dict):
-        yield bad_item(fallback, f"{record.where} is not an object", record.where, "multihiertt")
-        return
-    raw_qa = item.get("qa")
-    qa: dict[str, Any] = raw_qa if isinstance(raw_qa, dict) else {}
-    program = qa.get("program") or None
-    if program is None:
-        yield bad_item(_item_id(item.get("uid"), fallback), f"{record.where}: a span question (no program to run)",
-                       record.where, "multihiertt")
-        return
-    yield make_item(_item_id(item.get("uid"), fallback), program, None, qa.get("answer"), "multihiertt",
-                    record.where, qa.get("answer"))
-
-
 def _program_record(record: Record, stem: str) -> Iterator[Item]:
     item = record.value
     fallback = f"line-{record.number}" if record.where.startswith("line") else f"{stem}-{record.number - 1}"
     if not isinstance(item, dict):
-        yield bad_item(fallback, f"{record.where} is not a JSON object", record.where)
+        yield bad_item(fallback, f"{record.where} is not a JSON object", record.where, default_dataset())
         return
     program = item.get("program", item.get("predicted"))
-    dialect = item.get("dialect") if isinstance(item.get("dialect"), str) else "finqa"
+    name = item.get("dialect") if isinstance(item.get("dialect"), str) else None
+    try:
+        dialect = get_dataset(name) if name is not None else default_dataset()
+    except UnknownDialectError as error:  # kept in its place, with the gold, naming the known datasets
+        made = make_item(_line_id(item.get("id"), fallback), program, item.get("table"), item.get("exe_ans"),
+                         default_dataset(), record.where, item.get("answer"))
+        yield replace(made, error=str(error))
+        return
     yield make_item(_line_id(item.get("id"), fallback), program, item.get("table"), item.get("exe_ans"),
-                    str(dialect), record.where, item.get("answer"))
-
-
-def _tatqa(record: Record, stem: str) -> Iterator[Item]:
-    from .tatqa.items import record_items
-
-    yield from record_items(record, stem)
+                    dialect, record.where, item.get("answer"))
 
 
 ItemReader = Callable[[Record, str], Iterator[Item]]
 
-READERS: dict[str, ItemReader] = {
-    "finqa": _finqa,
-    "convfinqa": _conversation,
-    "mathqa": _mathqa,
-    "multihiertt": _multihiertt,
-    "programs": _program_record,
-    "tatqa": _tatqa,
-}
-"""Format name -> the function turning one record into Items (the one registry)."""
+
+
+def reader_for(kind: str) -> ItemReader:
+    """The function turning one record of format ``kind`` into Items: program records', or the registered
+    dataset's own reader (:attr:`progexec.core.dataset.Dataset.reader`)."""
+    if kind == PROGRAMS:
+        return _program_record
+    reader = get_dataset(kind).reader
+    return reader if reader is not None else _program_record
 
 
 def detect_format(value: Any) -> str | None:
-    """The format a record belongs to (a key of :data:`READERS`), judged from its fields."""
+    """The format a record belongs to (a dataset's name, or :data:`PROGRAMS`), judged from its fields."""
     return dataset_format(value)
 
 
@@ -209,7 +146,7 @@ def items_from(source: TextSource, limits: Limits | None = None,
             if kind is None and (shape == "list" or record.error is not None):
                 pending.append(record)
                 continue
-            reader = READERS[kind] if kind is not None and (shape == "list" or kind != "programs") \
+            reader = reader_for(kind) if kind is not None and (shape == "list" or kind != PROGRAMS) \
                 else _program_record
             yield from _flush(pending, reader, stem)
             pending = []
@@ -224,7 +161,7 @@ def _fallback_id(record: Record, stem: str) -> str:
 def _flush(pending: list[Record], reader: ItemReader, stem: str) -> Iterator[Item]:
     for record in pending:
         if record.error is not None:
-            yield bad_item(_fallback_id(record, stem), record.error, record.where)
+            yield bad_item(_fallback_id(record, stem), record.error, record.where, default_dataset())
         else:
             yield from reader(record, stem)
 
@@ -275,7 +212,7 @@ def read_records(source: str | Path, limits: Limits | None = None, wanted: Wante
         opened.close()
 
 
-__all__ = ["InputError", "Item", "Record", "READERS", "TextSource", "open_source", "source_from_bytes",
+__all__ = ["InputError", "Item", "Record", "PROGRAMS", "reader_for", "default_dataset", "TextSource", "open_source", "source_from_bytes",
            "source_from_text", "iter_json_lines", "iter_json_list", "iter_records", "items_from", "read",
            "read_records", "records_from_text", "decode", "decode_marked", "unreadable_reason", "make_item",
            "detect_format", "holds_invalid_unicode", "INVALID_UNICODE_ERROR", "CHUNK_CHARS", "Wanted"]

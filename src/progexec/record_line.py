@@ -14,8 +14,8 @@ from __future__ import annotations
 from json.encoder import encode_basestring
 from typing import Any
 
-from .interp.run import Execution, MatchReason
-from .records import _compares_returned, dumps, execution_record
+from .core.execution import Execution, MatchReason
+from .records import dumps, execution_record
 
 _FLOAT = float.__repr__
 _INT = int.__repr__
@@ -67,7 +67,7 @@ def execution_line(execution: Execution) -> str:
 
 def _line(execution: Execution) -> str:
     item = execution.item
-    if execution.mathqa is not None or execution.detail is not None:
+    if execution.detail is not None:
         raise _Unexpected  # a dialect's own fields (MathQA, TAT-QA): written by the general path
     outcome = execution.outcome
     status = outcome.status
@@ -80,7 +80,7 @@ def _line(execution: Execution) -> str:
         if outcome.arg is not None:
             parts.append(f', "arg": {_raw(outcome.arg)}')
     official = execution.official
-    if not official.valid and item is not None and _compares_returned(item.dialect):
+    if not official.valid and item is not None and item.dialect.compares_returned:
         raise _Unexpected  # the record carries official_returned: written by the general path
     parts.append(f', "official_valid": {_raw(official.valid)}, "official_value": {_value(official.value)}')
     if item is not None and item.has_gold:

@@ -10,7 +10,7 @@ import json
 import math
 from typing import Any
 
-from .interp.run import Execution, MatchReason
+from .core.execution import Execution, MatchReason, OptionDetail
 
 FORMAT_VERSION = 2
 """The version of every JSON output progexec writes (exec and reward lines, report.json and report --json,
@@ -75,33 +75,25 @@ def outcome_fields(execution: Execution) -> dict[str, Any]:
             record["arg"] = outcome.arg
     record["official_valid"] = execution.official.valid
     record["official_value"] = json_value(execution.official.value)
-    if not execution.official.valid and execution.item is not None and _compares_returned(execution.item.dialect):
+    if not execution.official.valid and execution.item is not None and execution.item.dialect.compares_returned:
         leftover = execution.official.leftover
         record["official_returned"] = json_value(leftover) if leftover is not None else "complex"
     return record
 
 
-def _compares_returned(dialect: str) -> bool:
-    """Whether the dialect's official scorer reads the value returned beside an invalid flag (MultiHiertt)."""
-    from .dialects import UnknownDialectError, get_dialect
-
-    try:
-        return get_dialect(dialect).compares_returned
-    except UnknownDialectError:
-        return False
-
-
 def execution_record(execution: Execution) -> dict[str, Any]:
     """The JSON line for one batch item: its id, the outcome, and the gold match with its reason."""
     item = execution.item
-    if execution.mathqa is not None:
-        record = execution.mathqa.record()
+    detail = execution.detail
+    whole = detail if detail is not None and isinstance(detail, OptionDetail) else None
+    if whole is not None:
+        record = whole.record()
     else:
         record = {"id": item.id if item is not None else ""}
         record.update(outcome_fields(execution))
         if item is not None and item.has_gold:
             record["gold"] = json_value(item.gold)
-    if execution.match is not None or execution.mathqa is not None:
+    if execution.match is not None or whole is not None:
         record["match"] = execution.match
     record_fields = getattr(execution.detail, "record_fields", None)
     if callable(record_fields):

@@ -12,20 +12,20 @@ never raises for a bad item. Everything an item may need is imported and built b
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple, TypeVar
 
-from .interp.arithmetic import RefusalCause
+from .core.execution import gold_match
+from .core.arithmetic import RefusalCause
 from .interp.compiled import fast_outcome, fast_verdict
-from .interp.evaluate import Outcome
-from .dialects import UnknownDialectError, get_dialect
-from .interp.official import INVALID, OfficialVerdict
-from .interp.run import Execution, MatchReason, execute_text, execute_tokens
-from .interp.status import Status
-from .items import Item
-from .limits import ItemTimeLimitExceeded, Limits, run_with_deadline, using
-from .mathqa.execute import Semantics
+from .core.outcome import Outcome
+from .core.verdict import INVALID, OfficialVerdict
+from .core.execution import Execution, MatchReason
+from .interp.run import execute_text, execute_tokens
+from .core.status import Status
+from .core.item import Item
+from .core.registry import default_dataset
+from .core.limits import ItemTimeLimitExceeded, Limits, run_with_deadline, using
 
 T = TypeVar("T")
 
@@ -33,45 +33,23 @@ _PREPARED: set[str] = set()
 _PREPARE_LOCK = threading.Lock()
 
 
-def prepare(*, symbolic: bool = False) -> None:
+def prepare() -> None:
     """Build the one-time caches (the LALR parsers) and import what items may need, once per process.
-
-    ``symbolic=True`` also imports sympy (program equivalence). Thread-safe and idempotent.
-    """
-    if not symbolic and "core" in _PREPARED:  # the hot case: every item calls this
-        return
-    wanted = {"core"} | ({"symbolic"} if symbolic else set())
-    if wanted <= _PREPARED:
+    Thread-safe and idempotent. (Program equivalence's sympy is prepared by
+    :func:`progexec.score.equivalence.prepare_symbolic`.)"""
+    if "core" in _PREPARED:  # the hot case: every item calls this
         return
     with _PREPARE_LOCK:
         if "core" not in _PREPARED:
             from .grammar.mathqa_parse import parse_linear
             from .oracle import reference  # noqa: F401  (mpmath: the report's oracle)
 
-            execute_text("add(a (b), 1)")
+            execute_text("add(a (b), 1)", None, default_dataset())
             try:
                 parse_linear("add(n0,n1)")
             except ValueError:
                 pass
             _PREPARED.add("core")
-        if symbolic and "symbolic" not in _PREPARED:
-            from .score.equivalence import prepare_symbolic
-
-            prepare_symbolic()
-            _PREPARED.add("symbolic")
-
-
-def gold_match(official: OfficialVerdict, item: Item) -> tuple[bool | None, MatchReason]:
-    """The one definition of an item's gold match: the official verdict is valid and ``==`` the gold."""
-    if not item.has_gold:
-        return None, MatchReason.NO_GOLD
-    if not item.gold_is_finite:
-        return False, MatchReason.GOLD_NOT_FINITE
-    if not official.valid:
-        return False, MatchReason.OFFICIAL_INVALID
-    if official.equals_gold(item.gold):
-        return True, MatchReason.MATCH
-    return False, MatchReason.VALUE_DIFFERS
 
 
 def bad_input_execution(item: Item) -> Execution:
@@ -81,15 +59,13 @@ def bad_input_execution(item: Item) -> Execution:
     return Execution(None, outcome, INVALID, item=item, match=match, reason=reason)
 
 
-def execute_unbounded(item: Item, semantics: Semantics = Semantics.PROGEXEC) -> Execution:
+def execute_unbounded(item: Item, semantics: object = None) -> Execution:
     """Run one item without the clock (the size bounds still hold); callers add their own clock.
-    ``semantics`` chooses whose MathQA numerics run (progexec's or google/trax's)."""
-    try:
-        dialect = get_dialect(item.dialect)
-    except UnknownDialectError as error:
-        return bad_input_execution(replace(item, error=str(error)))
+    ``semantics`` is handed to a dataset's own ``run`` (MathQA: whose numerics run, progexec's or google/trax's)."""
+    dialect = item.dialect
     if dialect.run is not None:
-        return dialect.run(item, semantics)
+        ran: Execution = dialect.run(item, semantics)
+        return ran
     if item.error is not None or item.program is None:
         return bad_input_execution(item)
     if isinstance(item.program, str):
@@ -142,7 +118,7 @@ def stopped_by_clock(execution: Execution) -> bool:
     return execution.outcome.cause is RefusalCause.CLOCK
 
 
-def execute(item: Item, limits: Limits | None = None, semantics: Semantics = Semantics.PROGEXEC) -> Execution:
+def execute(item: Item, limits: Limits | None = None, semantics: object = None) -> Execution:
     """Run one item under ``limits`` (default: those in force); never raises for a bad item."""
     prepare()
     if item.error is None and item.program is not None:
@@ -155,7 +131,7 @@ def execute(item: Item, limits: Limits | None = None, semantics: Semantics = Sem
 
 
 def execute_all(items: Iterable[Item], limits: Limits | None = None,
-                semantics: Semantics = Semantics.PROGEXEC) -> Iterator[Execution]:
+                semantics: object = None) -> Iterator[Execution]:
     """Execute items lazily, in input order, one Execution each."""
     prepare()
     for item in items:

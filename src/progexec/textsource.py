@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import IO, Any, cast
 
-from .errors import InputError  # InputError: the one kind of unusable input
-from .limits import Limits, current
+from .core.errors import InputError  # InputError: the one kind of unusable input
+from .core.limits import Limits, current
 
 CHUNK_CHARS = 1 << 20
 """Characters read at a time from a stream."""

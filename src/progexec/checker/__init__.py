@@ -5,6 +5,9 @@ callable or a child process are compared with the oracle and classified (:mod:`.
 one :class:`.check.CheckReport`, which :mod:`.output` renders as text, JSON or JUnit XML.
 check-evaluator lives in :mod:`.evaluator`. Both talk to untrusted children through the one
 leashed engine, :mod:`.engine` (``--python`` functions through :mod:`.pychild`).
+
+Layer (docs/architecture.md): above ``datasets``. May import ``datasets`` and every layer below it; never
+``cli``, ``integrations``, ``testing`` or ``parallel_check``.
 """
 
 from .cases import DEFAULT_CASES, DigitsPlan, Family

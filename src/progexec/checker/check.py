@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .cases import DEFAULT_CASES, CaseBlock, DigitsPlan, Family, iter_blocks
 from .divergence import Divergence, Failure, classify, mismatches, reference_round, same_float
-from ..errors import ProgexecError
+from ..core.errors import ProgexecError
 from .report import PortFault
 
 Answerer = Callable[[Sequence[float], Sequence[int]], list[object]]

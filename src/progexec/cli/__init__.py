@@ -2,6 +2,9 @@
 
 Each subcommand module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 ``run(args) -> int``. Exit codes are named in :mod:`progexec.cli.common`.
+
+Layer (docs/architecture.md): the top, under ``__main__`` only. May import every other layer; nothing imports it
+but ``progexec.__main__``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn, TextIO
 
-from ..limits import limit_help, using
+from ..core.limits import limit_help, using
 from .common import EXIT_USAGE, UsageError, internal_error, limits_from, take_written
 
 COMMAND_MODULES: dict[str, str] = {
@@ -94,7 +97,7 @@ def _hint(parser: argparse.ArgumentParser, message: str) -> str:
 
 def build_parser(only: str | None = None) -> Parser:
     """The whole command line; ``only`` builds just that subcommand (the others are then not importable)."""
-    from .. import __version__
+    from ..core.version import __version__
 
     parser = Parser(
         prog="progexec",

@@ -17,7 +17,7 @@ from ..checker.check import Answerer, CheckReport, run_check
 from ..checker.engine import IsolationUnavailable, StartError, command_port
 from ..checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
 from ..checker.output import as_json, as_junit, as_text
-from ..errors import ProgexecError
+from ..core.errors import ProgexecError
 from ..parallel import Engine, ParallelOptions
 from ..parallel_check import run_check_parallel, spec_from_args
 from .parallel_args import add_parallel_arguments, parallel_options

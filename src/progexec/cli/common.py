@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import OptionError
-from ..limits import LimitError, Limits, current, from_assignments
+from ..core.errors import OptionError
+from ..core.limits import LimitError, Limits, current, from_assignments
 
 EXIT_OK = 0
 EXIT_DIVERGENCE = 1

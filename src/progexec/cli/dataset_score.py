@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..dialects import DatasetScore, Dialect, get_dialect
-from ..limits import using
+from ..core.dataset import DatasetScore, Dialect
+from ..core.registry import corpus_names, get_dataset as get_dialect
+from ..core.limits import using
 from ..readers import InputError, detect_format, read_records
 from ..records import FORMAT_VERSION, dumps
 from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, command_meta, limits_from, open_output, verdict,
@@ -25,10 +26,9 @@ from .dialect_args import chosen_dialect
 def _values(source: str, what: str) -> list[Any]:
     """Every record of ``source`` (a path, ``-``, or an embedded MathQA split such as ``mathqa:test``); an
     unreadable one is kept as None (listed by the scorer)."""
-    if source in EMBEDDED_MATHQA:
-        from ..mathqa.corpus import mathqa_records
-
-        return list(mathqa_records(source.partition(":")[2]))
+    corpus = _corpus_dataset(source)
+    if corpus is not None and corpus.gold_records is not None:
+        return list(corpus.gold_records(source))
     values: list[Any] = []
     try:
         for record in read_records(source):
@@ -41,16 +41,23 @@ def _values(source: str, what: str) -> list[Any]:
     return values
 
 
-EMBEDDED_MATHQA = ("mathqa:test", "mathqa:dev", "mathqa:challenge_test")
-"""The embedded gold sets scored by MathQA's own scorer."""
+def _corpus_dataset(source: str) -> Dialect | None:
+    """The dataset of an embedded corpus name whose own scorer reads its gold records (``mathqa:test``), or None."""
+    if source not in corpus_names():
+        return None
+    try:
+        dataset = get_dialect(source.partition(":")[0])
+    except ValueError:
+        return None
+    return dataset if dataset.score is not None and dataset.gold_records is not None else None
 
 
 def dataset_dialect(args: argparse.Namespace) -> Dialect | None:
     """The dialect whose own scorer runs: ``--dialect`` when it has one, else the gold file's format when
     that names a dialect with its own scorer (a MultiHiertt dataset file)."""
     name = chosen_dialect(args)
-    if name is None and args.gold in EMBEDDED_MATHQA:
-        name = "mathqa"
+    if name is None and _corpus_dataset(args.gold) is not None:
+        name = args.gold.partition(":")[0]
     if name is not None:
         dialect = get_dialect(name)
         return dialect if dialect.score is not None else None
@@ -64,8 +71,8 @@ def dataset_dialect(args: argparse.Namespace) -> Dialect | None:
     if isinstance(value, list):
         value = value[0] if value else None
     found = detect_format(value)
-    if found == "programs" and isinstance(value, dict) and value.get("dialect") == "mathqa":
-        found = "mathqa"  # MathQA program records: MathQA's scorer, not FinQA's official one
+    if found == "programs" and isinstance(value, dict) and isinstance(value.get("dialect"), str):
+        found = value["dialect"]  # program records of a dataset with its own scorer (MathQA): that scorer
     if found is None:
         return None
     try:

@@ -6,8 +6,9 @@ import argparse
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
-from ..dialects import UnknownDialectError, dialect_names, get_dialect
-from ..items import Item
+from ..core.registry import get_dataset
+from ..core.registry import UnknownDialectError, dataset_names as dialect_names, get_dataset as get_dialect
+from ..core.item import Item
 from .common import UsageError
 
 
@@ -34,8 +35,9 @@ def with_dialect(items: Iterable[Item], name: str | None) -> Iterator[Item]:
     if name is None:
         yield from items
         return
+    dataset = get_dataset(name)  # resolved once
     for item in items:
-        yield item if item.dialect == name else replace(item, dialect=name)
+        yield item if item.dialect is dataset else replace(item, dialect=dataset)
 
 
 __all__ = ["add_dialect_argument", "chosen_dialect", "with_dialect"]

@@ -11,11 +11,13 @@ from functools import partial
 from itertools import chain, islice
 
 from ..corpus import CORPUS_NAMES
-from ..items import Item
-from ..limits import Limits, using
+from ..core.item import Item
+from ..core.registry import corpus_shortcuts, get_dataset, option_dataset_names
+from ..datasets.mathqa.execute import MathQAResult
+from ..core.limits import Limits, using
 from ..readers import InputError, read
 from ..record_line import execution_line
-from ..mathqa.execute import Semantics
+from ..datasets.mathqa.execute import Semantics
 from ..parallel import PerItem, parallel_map
 from ..runner import execute, stopped_by_clock
 from .mathqa_cmd import add_semantics_argument, semantics_from
@@ -28,15 +30,14 @@ NAME = "exec"
 HELP = "execute a batch of programs (FinQA / ConvFinQA / MathQA / JSON Lines) and write one JSON line per program"
 EXIT_CODES = "exit codes: 0 every item with a gold answer matches it, 1 some do not, 2 usage or input error"
 
-_CORPORA = {"finqa": ("finqa",), "convfinqa": ("convfinqa",), "mathqa": ("mathqa:test",),
-            "all": ("finqa", "convfinqa")}
+_CORPORA = corpus_shortcuts()
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("inputs", nargs="*", metavar="INPUT",
                         help="input files (.json, .jsonl, .gz), - for standard input, or an embedded corpus ("
                              + ", ".join(CORPUS_NAMES) + "); default: the embedded FinQA corpus")
-    parser.add_argument("--corpus", choices=tuple(_CORPORA), default="finqa",
+    parser.add_argument("--corpus", choices=tuple(_CORPORA), default=next(iter(_CORPORA)),
                         help="embedded corpus to run when no INPUT is given (default finqa)")
     parser.add_argument("--out", metavar="FILE", help="write JSON Lines here instead of standard output")
     parser.add_argument("--summary", metavar="FILE",
@@ -94,7 +95,8 @@ class TallyEntry:
 
     status: str
     match: bool | None
-    mathqa: bool
+    section: str
+    """The dataset whose own summary section counts the item (answers by option: MathQA), or ``""``."""
     within: bool = False
     selected: bool = False
     clock: bool = False
@@ -107,15 +109,16 @@ def exec_line(item: Item, limits: Limits, semantics: Semantics) -> tuple[str, Ta
     execution = execute(item, limits, semantics)
     if getattr(execution.detail, "executed", True) is False:  # counted, not executed (TAT-QA span questions)
         kind = str(getattr(execution.detail, "answer_type", "other"))
-        return "", TallyEntry(execution.status.label, None, False, not_executed=kind)
-    result = execution.mathqa
+        return "", TallyEntry(execution.status.label, None, "", not_executed=kind)
+    result = execution.detail if isinstance(execution.detail, MathQAResult) else None
     if result is None:  # the FinQA family: one shared entry per (status, match, clock), not one object per item
         key = (execution.outcome.status, execution.match, stopped_by_clock(execution))
         entry = _ENTRIES.get(key)
         if entry is None:
-            entry = _ENTRIES[key] = TallyEntry(execution.status.label, execution.match, False, clock=key[2])
+            entry = _ENTRIES[key] = TallyEntry(execution.status.label, execution.match, "", clock=key[2])
     else:
-        entry = TallyEntry(execution.status.label, execution.match, True, bool(result.match),
+        assert execution.item is not None
+        entry = TallyEntry(execution.status.label, execution.match, execution.item.dialect.name, bool(result.match),
                            bool(result.option is not None and result.option == result.correct),
                            stopped_by_clock(execution))
     return execution_line(execution) + "\n", entry
@@ -125,14 +128,31 @@ _ENTRIES: dict[tuple[object, bool | None, bool], TallyEntry] = {}
 """The FinQA family's tally entries, shared (they are frozen and few)."""
 
 
-class Tally:
-    """The counts behind exec's summary: statuses, gold matches (FinQA family), MathQA option matches."""
+class _Section:
+    """One option-answered dataset's counts: statuses, values within 1% of the correct option, correct selections."""
 
     def __init__(self) -> None:
         self.statuses: Counter[str] = Counter()
-        self.mathqa: Counter[str] = Counter()
+        self.within = self.selected = 0
+
+    def record(self) -> dict[str, object]:
+        return {"statuses": dict(sorted(self.statuses.items())), "within_one_percent": self.within,
+                "selected_correct_option": self.selected}
+
+
+def _option_datasets() -> list[str]:
+    """The registered datasets answered by option letters, whose sections every summary carries."""
+    return list(option_dataset_names())
+
+
+class Tally:
+    """The counts behind exec's summary: statuses, gold matches (FinQA family), and the section of each dataset
+    answered by options (MathQA: option matches)."""
+
+    def __init__(self) -> None:
+        self.statuses: Counter[str] = Counter()
+        self.sections: dict[str, _Section] = {}
         self.total = self.with_gold = self.matched = self.clock = 0
-        self.mathqa_within = self.mathqa_selected = 0
         self.not_executed: Counter[str] = Counter()
 
     def add(self, entry: TallyEntry) -> None:
@@ -141,10 +161,11 @@ class Tally:
         if entry.not_executed:
             self.not_executed[entry.not_executed] += 1
             return
-        if entry.mathqa:  # MathQA: a dataset-quality count, not a divergence of the semantics
-            self.mathqa[entry.status] += 1
-            self.mathqa_within += entry.within
-            self.mathqa_selected += entry.selected
+        if entry.section:  # answers by option (MathQA): a dataset-quality count, not a divergence of the semantics
+            section = self.sections.setdefault(entry.section, _Section())
+            section.statuses[entry.status] += 1
+            section.within += entry.within
+            section.selected += entry.selected
             return
         self.statuses[entry.status] += 1
         if entry.match is not None:
@@ -155,14 +176,13 @@ class Tally:
         """The summary as JSON fields (the ``--summary`` document's body)."""
         return {"command": NAME, "records": self.total, "statuses": dict(sorted(self.statuses.items())),
                 "with_gold": self.with_gold, "matched": self.matched,
-                "mathqa": {"statuses": dict(sorted(self.mathqa.items())), "within_one_percent": self.mathqa_within,
-                           "selected_correct_option": self.mathqa_selected},
+                **{name: self.sections.get(name, _Section()).record() for name in _option_datasets()},
                 "not_executed": dict(sorted(self.not_executed.items())),
                 "stopped_by_clock": self.clock}
 
     def summary(self) -> list[str]:
         lines = []
-        if self.statuses or not self.mathqa:
+        if self.statuses or not self.sections:
             by_status = ", ".join(f"{name} {count}" for name, count in sorted(self.statuses.items()))
             lines.append(f"{sum(self.statuses.values())} programs ({by_status}); "
                          f"{self.matched}/{self.with_gold} match their gold answer")
@@ -170,10 +190,10 @@ class Tally:
             by_type = ", ".join(f"{name} {count}" for name, count in sorted(self.not_executed.items()))
             lines.append(f"{sum(self.not_executed.values())} questions of other types counted, not executed "
                          f"({by_type})")
-        if self.mathqa:
-            by_status = ", ".join(f"{name} {count}" for name, count in sorted(self.mathqa.items()))
-            lines.append(f"{sum(self.mathqa.values())} MathQA problems ({by_status}); {self.mathqa_within} within 1% "
-                         f"of the correct option; {self.mathqa_selected} select the correct option")
+        for name, section in self.sections.items():
+            by_status = ", ".join(f"{status} {count}" for status, count in sorted(section.statuses.items()))
+            lines.append(f"{sum(section.statuses.values())} {get_dataset(name).title} problems ({by_status}); "
+                         f"{section.within} within 1% of the correct option; {section.selected} select the correct option")
         if self.clock:
             lines.append(f"stopped_by_clock: {self.clock}: the per-item clock (item_time_limit) stopped these items; "
                          "they are limit_exceeded and every count above is a lower bound that depends on the machine")

@@ -9,10 +9,10 @@ from functools import partial
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
-from ..mathqa.corpus import MATHQA_SPLITS, mathqa_records
-from ..inputkinds import MATHQA
-from ..mathqa.execute import Semantics, SemanticsError, check_semantics
-from ..mathqa.ops import MATHQA_OPS
+from ..datasets.mathqa.corpus import MATHQA_SPLITS, mathqa_records
+from ..datasets.mathqa.execute import MATHQA_FILE as MATHQA
+from ..datasets.mathqa.execute import Semantics, SemanticsError, check_semantics
+from ..datasets.mathqa.ops import MATHQA_OPS
 from ..parallel import PerItem, parallel_map
 from ..readers import InputError, read_records
 from ..records import dumps
@@ -20,7 +20,7 @@ from .parallel_args import add_parallel_arguments, parallel_options
 from .common import EXIT_OK, UsageError, add_batch_options, open_output, progress_for, write_summary
 
 if TYPE_CHECKING:
-    from ..mathqa.python_gen import PythonItem
+    from ..datasets.mathqa.python_gen import PythonItem
 
 NAME = "mathqa-python"
 HELP = ("translate MathQA problems into MathQA-Python items (id, text, code, answer), keeping those whose "
@@ -73,7 +73,7 @@ def _records(args: argparse.Namespace) -> Iterator[Any]:
 
 
 def _translate(numbered: tuple[int, Any], semantics: Semantics) -> PythonItem | None:
-    from ..mathqa.python_gen import translate  # here: exec imports this module's helpers, not the translator
+    from ..datasets.mathqa.python_gen import translate  # here: exec imports this module's helpers, not the translator
 
     """One numbered MathQA record to its kept MathQA-Python item (module level: any engine runs it)."""
     return translate(numbered[1], numbered[0], semantics)

@@ -8,7 +8,7 @@ import sys
 from itertools import chain
 from pathlib import Path
 
-from ..limits import using
+from ..core.limits import using
 from ..readers import InputError
 from ..report import build_report, write_html, write_json, write_markdown
 from ..report import json_report, text_report
@@ -48,10 +48,10 @@ def run(args: argparse.Namespace) -> int:
         items = with_dialect(stream_items(sources), chosen_dialect(args))
         first = next(items, None)
         items = chain([first], items) if first is not None else items
-        from ..tatqa.items import is_question_item
+        from ..datasets.tatqa.dataset import is_question_item
 
         if first is not None and is_question_item(first):  # TAT-QA questions: the derivation report
-            from ..tatqa.commands import run_report
+            from .dataset_commands import run_report
 
             return run_report(args, items, _source(args.inputs), sources, limits)
     progress = progress_for(args, None, "report")

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from ..interp.evaluate import first_refusal_text
-from ..dialects import dialect_names
-from ..items import program_item
+from ..core.registry import dataset_names as dialect_names, get_dataset
+from ..core.item import program_item
 from ..runner import execute
-from ..interp.status import Status
-from ..interp.table import TableError, validate_table
+from ..core.status import Status
+from ..core.table import TableError, validate_table
 from ..records import dumps, json_value, outcome_fields
 from ..jsonrecords import decode, read_document
 from ..textsource import InputError, open_source
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         program: str | list[str] = tokens
     else:
         program = text
-    execution = execute(program_item(program, table, args.dialect, args.problem), limits_from(args))
+    execution = execute(program_item(program, table, get_dataset(args.dialect), args.problem), limits_from(args))
     outcome = execution.outcome
     if args.json:
         print(dumps(outcome_fields(execution)))

@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..limits import using
+from ..core.limits import using
 from ..report.score_json import ItemsReporter, JsonReporter
 from ..report.score_model import ScoreRun
 from ..report.score_report import write_score_dir
@@ -52,10 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..tatqa.data import is_tatqa_source
+    from ..datasets.tatqa.data import is_tatqa_source
 
     if is_tatqa_source(args.gold):  # TAT-QA gold: its official scorer (EM, F1, scale score)
-        from ..tatqa.commands import run_score
+        from .dataset_commands import run_score
 
         _own_scorer_only(args, "TAT-QA")
         return run_score(args, limits_from(args))

@@ -12,12 +12,11 @@ import json
 import sys
 from pathlib import Path
 
-from ..mathqa.sandbox import IsolationUnavailable, SandboxLimits, default_jobs, require_isolation
-from ..mathqa.score_python import (DEFAULT_REL_TOL, ItemKind, Line, SnippetInputError, gold_items, predictions,
-                                   read_records, score)
-from ..pysolution.datasets import DATASETS, MATHQA_PYTHON, Dataset, detect
-from ..pysolution.pool import Budget
-from ..pysolution.scoring import SolutionInputError, load_records
+from ..datasets.mathqa.sandbox import IsolationUnavailable, SandboxLimits, default_jobs, require_isolation
+from ..datasets.mathqa.score_python import DEFAULT_REL_TOL, ItemKind, Line, SnippetInputError, gold_items, predictions, read_records, score
+from ..datasets.pysolution.datasets import DATASETS, MATHQA_PYTHON, Dataset, detect
+from ..datasets.pysolution.pool import Budget
+from ..datasets.pysolution.scoring import SolutionInputError, load_records
 from ..readers import Record
 from ..inputkinds import MATHQA_PYTHON_PREDICTIONS, PYTHON_SOLUTION_GOLD
 from ..records import dumps
@@ -125,9 +124,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_pot(args: argparse.Namespace, dataset: Dataset, gold: list[Record]) -> int:
-    from ..pysolution.html_page import write_pages
-    from ..pysolution.report import divergence_text, document, table
-    from ..pysolution.scoring import model_name, score_runs
+    from ..datasets.pysolution.html_page import write_pages
+    from ..datasets.pysolution.report import divergence_text, document, table
+    from ..datasets.pysolution.scoring import model_name, score_runs
     files = prediction_files(args.pred)
     names = [model_name(path) for path in files]
     repeated = sorted({name for name in names if names.count(name) > 1})

@@ -12,7 +12,7 @@ import signal
 import sys
 from types import FrameType
 
-from ..limits import current
+from ..core.limits import current
 from ..reward.gold import parse_policy
 from ..reward.model import Policy
 from .common import EXIT_OK, UsageError

@@ -1,7 +1,11 @@
-"""Parsing: the Lark grammar, the AST and the official token form."""
+"""Parsing: the Lark grammars and the official token form, into the AST of :mod:`progexec.core.nodes`.
 
-from .nodes import Arg, Num, Program, Ref, Row, Step, TABLE_OPS
-from .parse import ProgramSyntaxError, parse_program, parse_token_list
+Layer (docs/architecture.md): directly above ``core``. May import ``core`` only.
+"""
+
+from ..core.nodes import Arg, Num, Program, Ref, Row, Step, TABLE_OPS
+from ..core.syntax import ProgramSyntaxError
+from .parse import parse_program, parse_token_list
 from .tokens import ALL_OPS, official_tokenize
 
 __all__ = [

@@ -20,8 +20,9 @@ if TYPE_CHECKING:  # lark is imported on first parse, not at start-up
     from lark import Lark
     from lark.exceptions import UnexpectedInput
 
-from .nodes import Arg, Input, Num, Program, Ref, Step
-from .parse import ProgramSyntaxError, check_program_length, syntax_error_from
+from ..core.nodes import Arg, Input, Num, Program, Ref, Step
+from ..core.syntax import ProgramSyntaxError
+from .parse import check_program_length, syntax_error_from
 
 __all__ = ["parse_linear", "parse_annotated", "parse_mathqa", "ProgramSyntaxError"]
 

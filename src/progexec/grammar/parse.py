@@ -19,37 +19,15 @@ if TYPE_CHECKING:  # lark is imported on first use: the canonical fast path neve
     from lark import Lark
     from lark.exceptions import UnexpectedInput
 
-from ..bytecache import memo
-from ..errors import InputError
-from ..limits import DEFAULT_LIMITS, current
-from .nodes import Num, Program, Step
+from ..core.bytecache import memo
+from ..core.syntax import ProgramSyntaxError, ProgramTooLongError
+from ..core.errors import InputError
+from ..core.limits import DEFAULT_LIMITS, current
+from ..core.nodes import Num, Program, Step
 from .tokens import ALL_OPS, TokenFormError, is_official_op, official_tokenize, parse_tokens, step_from_parts
 
 MAX_PROGRAM_CHARS = DEFAULT_LIMITS.max_program_chars
 """The default longest program text; the bound in force is ``limits.current().max_program_chars``."""
-
-
-class ProgramSyntaxError(InputError):
-    """Malformed program text, with the position and a caret excerpt."""
-
-    def __init__(self, message: str, text: str, line: int, column: int) -> None:
-        self.message = message
-        self.text = text
-        self.line = line
-        self.column = column
-        super().__init__(f"{message} at line {line}, column {column}\n{self.excerpt()}")
-
-    def excerpt(self) -> str:
-        """The offending line with a caret under the column."""
-        lines = self.text.splitlines() or [""]
-        source = lines[min(self.line, len(lines)) - 1]
-        start = max(0, self.column - 40)
-        shown = source[start:self.column + 40]
-        return f"  {shown}\n  {' ' * (self.column - 1 - start)}^"
-
-
-class ProgramTooLongError(ProgramSyntaxError):
-    """The program text is longer than MAX_PROGRAM_CHARS (refused before parsing: bounded work)."""
 
 
 def _transformer() -> Any:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 import re
 
-from ..bytecache import memo
-from ..interp.ops import FINQA_OPS
-from .nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
-from ..errors import InputError
+from ..core.bytecache import memo
+from ..core.ops import FINQA_OPS
+from ..core.nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
+from ..core.errors import InputError
 
 ALL_OPS: tuple[str, ...] = tuple(FINQA_OPS)
 """The ten FinQA op names in the official order (from the one op table)."""

@@ -3,4 +3,7 @@
 framework) and evaluation harnesses (lm-evaluation-harness task configs, inspect_ai tasks and scorers:
 the documents from :mod:`.docs`, the verdicts from :mod:`.judge`, so every harness reports what
 ``progexec score`` / ``reward`` / ``score-python`` report). The frameworks are optional extras.
+
+Layer (docs/architecture.md): under ``cli``. May import ``datasets`` and every layer below it; never
+``cli``, ``checker`` or ``testing``.
 """

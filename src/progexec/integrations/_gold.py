@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import InputError
+from ..core.errors import InputError
 from ..reward import Policy, RewardResult
 from ..reward.gold import GoldRecordError, parse_policy
 from ..reward.remote import UNJUDGEABLE, PayloadError, check_columns

@@ -13,10 +13,11 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from ..core.registry import dataset_names, get_dataset
 from ..corpus import CORPUS_NAMES
-from ..errors import InputError
-from ..interp.table import Table
-from ..items import Item
+from ..core.errors import InputError
+from ..core.table import Table
+from ..core.item import Item
 from ..readers import read, read_records
 
 
@@ -101,8 +102,8 @@ def finqa_docs(source: str, kind: TaskKind, dialect: str) -> list[dict[str, str]
     questions = _questions(source)
     docs: list[dict[str, str]] = []
     for item in read(source):
-        if item.dialect != dialect:
-            raise DocsError(f"{source}: item {item.id!r} is {item.dialect}, the task needs {dialect}")
+        if item.dialect.name != dialect:
+            raise DocsError(f"{source}: item {item.id!r} is {item.dialect.name}, the task needs {dialect}")
         if item.error is not None or not item.has_gold or item.program is None:
             continue
         context = _context(item, questions.get(item.id, ""))
@@ -125,11 +126,11 @@ def finqa_docs(source: str, kind: TaskKind, dialect: str) -> list[dict[str, str]
 
 def mathqa_python_docs(source: str) -> list[dict[str, str]]:
     """MathQA-Python documents (the items ``progexec mathqa-python`` keeps) of an embedded split ``mathqa:SPLIT``."""
-    from ..mathqa.corpus import mathqa_records
-    from ..mathqa.python_gen import translate_all
+    from ..datasets.mathqa.corpus import mathqa_records
+    from ..datasets.mathqa.python_gen import translate_all
 
     corpus, _, split = source.partition(":")
-    if corpus != "mathqa" or not split:
+    if not split or corpus not in dataset_names() or not get_dataset(corpus).option_letters:
         raise DocsError(f"{source!r}: MathQA-Python documents come from mathqa:test, mathqa:dev or "
                         "mathqa:challenge_test")
     try:
@@ -148,7 +149,7 @@ def task_docs(task: str, source: str | None = None, limit: int | None = None) ->
         raise DocsError(f"unknown task {task!r}; one of {', '.join(TASKS)}")
     where = source or spec.default_source
     if spec.kind is TaskKind.TATQA_ANSWER:
-        from ..tatqa.harness import tatqa_docs
+        from ..datasets.tatqa.harness import tatqa_docs
 
         docs = tatqa_docs(where)
         return docs if limit is None else docs[:limit]

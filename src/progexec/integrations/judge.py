@@ -13,15 +13,17 @@
 from __future__ import annotations
 
 import json
+from ..core.registry import get_dataset
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..grammar.tokens import official_tokenize
-from ..items import Item
-from ..mathqa.sandbox import run_snippets
-from ..mathqa.score_python import DEFAULT_REL_TOL, judge as judge_snippet
+from ..core.item import Item
+from ..datasets.mathqa.sandbox import run_snippets
+from ..datasets.mathqa.score_python import DEFAULT_REL_TOL, judge as judge_snippet
 from ..reward import RewardResult, score_completion
+from ..score.equivalence import prepare_symbolic
 from ..runner import prepare
 from ..score import official_scorer as official
 from ..score.loading import gold_item
@@ -60,9 +62,10 @@ def _gold(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 def judge_program(doc: Mapping[str, Any], completion: str) -> Judgement:
     """The official FinQA / ConvFinQA verdict on a predicted program (official tokenization of the text)."""
-    prepare(symbolic=True)  # as progexec score does: sympy is loaded before the item's clock starts
+    prepare()  # as progexec score does: sympy is loaded before the item's clock starts
+    prepare_symbolic()
     gold = _gold(doc)
-    item = Item(gold["id"], gold["program"], gold["table"], gold["exe_ans"], True, gold["dialect"],
+    item = Item(gold["id"], gold["program"], gold["table"], gold["exe_ans"], True, dialect=get_dataset(gold["dialect"]),
                 answer=gold.get("answer"))
     program = completion.strip()
     prediction = Prediction(gold["id"], tuple(official_tokenize(program)), program_text=program)
@@ -92,7 +95,7 @@ def judge_python(doc: Mapping[str, Any], completion: str) -> Judgement:
 
 def judge_tatqa(doc: Mapping[str, Any], completion: str) -> Judgement:
     """TAT-QA's official EM and F1 of the completion's stated answer and scale."""
-    from ..tatqa.harness import judge_tatqa as official_tatqa
+    from ..datasets.tatqa.harness import judge_tatqa as official_tatqa
 
     return Judgement(*official_tatqa(doc, completion))
 

@@ -21,112 +21,37 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..corpus import convfinqa_records, finqa_records
-from ..errors import ProgexecError
-from ..mathqa.corpus import mathqa_records
+from ..core.errors import ProgexecError
+from ..core.registry import dataset_names, rows_builders
 from ..reward import Policy
-from .verl import DATA_SOURCE_DIALECTS
+from ..rows import VERL_CORPUS_KEYS, Questions, RowsSpec
 
-SPLITS = {"finqa": ("test", "dev", "train"), "convfinqa": ("dev", "train"), "mathqa": ("test", "dev", "challenge_test")}
-ABILITY = {"finqa": "finance", "convfinqa": "finance", "mathqa": "math"}
-SOURCE = {dialect: source for source, dialect in DATA_SOURCE_DIALECTS.items()}
-EXTRA_KEYS = ("id", "split", "index", "question", "table", "program", "dialect", "options", "problem", "policy")
+EXTRA_KEYS = VERL_CORPUS_KEYS
 """The keys of every row's ``extra_info``, in order (None where a dataset has no such field)."""
-
-Questions = Mapping[str, Sequence[str]]
-"""Item id -> its questions (one for FinQA, one per turn for ConvFinQA)."""
-
-INSTRUCTIONS = {
-    Policy.OFFICIAL: {
-        "finqa": "Answer with one program in the FinQA DSL (for example subtract(5829, 5735), divide(#0, 5735)) "
-                 "on a line starting 'Program:'.",
-        "mathqa": "Answer with one program in the MathQA DSL (for example add(n0,n1)|divide(#0,const_2)|) "
-                  "on a line starting 'Program:'.",
-    },
-    Policy.NUMERIC: {
-        "finqa": "Give the final answer as one number (or yes/no) on a line starting 'Answer:'.",
-        "mathqa": "Give the letter of the correct option on a line starting 'Answer:'.",
-    },
-}
 
 
 class RowsError(ProgexecError):
     """A dataset, split or questions file that cannot be turned into rows; the message names it."""
 
 
-def _instruction(policy: Policy, dialect: str) -> str:
-    table = INSTRUCTIONS.get(policy, INSTRUCTIONS[Policy.NUMERIC])
-    return table["mathqa" if dialect == "mathqa" else "finqa"]
-
-
-def _table_text(table: Sequence[Sequence[str]] | None) -> str:
-    if not table:
-        return ""
-    return "Table:\n" + "\n".join("| " + " | ".join(row) + " |" for row in table) + "\n"
-
-
-def _row(dialect: str, policy: Policy, extra: dict[str, Any], ground_truth: str, body: str) -> dict[str, Any]:
-    content = f"{body}\n{_instruction(policy, dialect)}"
-    return {
-        "data_source": SOURCE[dialect],
-        "prompt": [{"role": "user", "content": content}],
-        "ability": ABILITY[dialect],
-        "reward_model": {"style": "rule", "ground_truth": ground_truth},
-        "extra_info": {key: extra.get(key) for key in EXTRA_KEYS},
-    }
-
-
-def _finqa(split: str, policy: Policy, questions: Questions) -> Iterator[dict[str, Any]]:
-    for record in finqa_records():
-        if record["split"] != split:
-            continue
-        question = next(iter(questions.get(record["id"], ())), None)
-        body = _table_text(record["table"]) + (f"Question: {question}\n" if question else "")
-        extra = {"id": record["id"], "split": split, "index": record["index"], "question": question,
-                 "table": record["table"], "program": record["program"], "dialect": "finqa",
-                 "policy": policy.value}
-        yield _row("finqa", policy, extra, str(record["exe_ans"]), body)
-
-
-def _convfinqa(split: str, policy: Policy, questions: Questions) -> Iterator[dict[str, Any]]:
-    for record in convfinqa_records():
-        if record["split"] != split:
-            continue
-        asked = list(questions.get(record["id"], ()))
-        history = ""
-        for turn, (program, gold) in enumerate(zip(record["turn_program"], record["exe_ans_list"])):
-            question = asked[turn] if turn < len(asked) else None
-            body = _table_text(record["table"]) + history + (f"Question: {question}\n" if question else "")
-            extra = {"id": f"{record['id']}_{turn}", "split": split, "index": record["index"], "question": question,
-                     "table": record["table"], "program": program, "dialect": "convfinqa", "policy": policy.value}
-            yield _row("convfinqa", policy, extra, str(gold), body)
-            if question:
-                history += f"Earlier question: {question}\nIts result: {gold}\n"
-
-
-def _mathqa(split: str, policy: Policy) -> Iterator[dict[str, Any]]:
-    for index, record in enumerate(mathqa_records(split)):
-        body = f"Problem: {record['Problem']}\nOptions: {record['options']}\n"
-        extra = {"id": f"mathqa-{split}-{index}", "split": split, "index": index, "question": record["Problem"],
-                 "program": record["linear_formula"], "dialect": "mathqa", "options": record["options"],
-                 "problem": record["Problem"], "policy": policy.value}
-        yield _row("mathqa", policy, extra, str(record["correct"]), body)
+def _verl_builders() -> dict[str, RowsSpec]:
+    """The rows builders that build embedded-corpus verl rows, by dataset, in the registry's order."""
+    builders = {spec.name: spec for spec in rows_builders() if spec.verl_rows is not None}
+    return {name: builders[name] for name in dataset_names() if name in builders}
 
 
 def iter_rows(dataset: str, splits: Iterable[str], policy: Policy = Policy.NUMERIC,
               questions: Questions | None = None) -> Iterator[dict[str, Any]]:
     """The rows of ``dataset``'s ``splits``, in split order then corpus order."""
-    if dataset not in SPLITS:
-        raise RowsError(f"unknown dataset {dataset!r}; one of {', '.join(SPLITS)}")
+    builders = _verl_builders()
+    if dataset not in builders:
+        raise RowsError(f"unknown dataset {dataset!r}; one of {', '.join(builders)}")
+    spec = builders[dataset]
+    assert spec.verl_rows is not None
     for split in splits:
-        if split not in SPLITS[dataset]:
-            raise RowsError(f"{dataset} has no split {split!r}; one of {', '.join(SPLITS[dataset])}")
-        if dataset == "finqa":
-            yield from _finqa(split, policy, questions or {})
-        elif dataset == "convfinqa":
-            yield from _convfinqa(split, policy, questions or {})
-        else:
-            yield from _mathqa(split, policy)
+        if split not in spec.verl_splits:
+            raise RowsError(f"{dataset} has no split {split!r}; one of {', '.join(spec.verl_splits)}")
+        yield from spec.verl_rows(spec, split, policy, questions or {})
 
 
 def load_questions(path: Path) -> dict[str, list[str]]:
@@ -177,7 +102,7 @@ def write_parquet(rows: Iterable[dict[str, Any]], path: Path) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m progexec.integrations.verl_rows",
                                      description="write verl RL rows from the embedded corpora")
-    parser.add_argument("--dataset", required=True, choices=sorted(SPLITS))
+    parser.add_argument("--dataset", required=True, choices=sorted(_verl_builders()))
     parser.add_argument("--split", action="append", metavar="SPLIT",
                         help="a split to include (repeatable; default: the dataset's first split)")
     parser.add_argument("--policy", default=Policy.NUMERIC.value, choices=[p.value for p in Policy])
@@ -189,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         questions: dict[str, list[str]] = {}
         for path in args.questions:
             questions.update(load_questions(path))
-        splits = args.split or [SPLITS[args.dataset][0]]
+        splits = args.split or [_verl_builders()[args.dataset].verl_splits[0]]
         rows = list(iter_rows(args.dataset, splits, Policy(args.policy), questions))
         args.out.parent.mkdir(parents=True, exist_ok=True)
         writer = write_parquet if args.out.suffix == ".parquet" else write_jsonl

@@ -1,8 +1,8 @@
 """The interpreter's fast path: a program compiled once into a flat op array, cached by its text.
 
-:func:`compile_program` turns a parsed FinQA/ConvFinQA :class:`~progexec.grammar.nodes.Program`
+:func:`compile_program` turns a parsed FinQA/ConvFinQA :class:`~progexec.core.nodes.Program`
 into a :class:`Compiled`: every literal read once (Float64's ``literal``), every reference resolved
-to a slot, every op of the one op table (:data:`~progexec.interp.ops.FINQA_OPS`) bound to the C
+to a slot, every op of the one op table (:data:`~progexec.core.ops.FINQA_OPS`) bound to the C
 function that computes it. :func:`run_compiled` then runs it with no per-step context-variable
 lookup, no per-step exception set-up and no AST walk.
 
@@ -29,17 +29,18 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..bytecache import ByteCache, text_size
-from ..dialects import Dialect, UnknownDialectError, get_dialect
-from ..grammar.nodes import Num, Program, Ref, Row
-from ..grammar.parse import ProgramSyntaxError, parse_program, parse_token_list
-from ..limits import Limits, check_deadline, current
-from .arithmetic import Float64, LiteralRule, official_str_to_num, sum_left_to_right
-from .evaluate import Outcome
-from .official import OfficialVerdict
-from .ops import FINQA_OPS
-from .status import Status
-from .table import Table, clean_cell
+from ..core.bytecache import ByteCache, text_size
+from ..core.dataset import Dialect
+from ..core.nodes import Num, Program, Ref, Row
+from ..core.syntax import ProgramSyntaxError
+from ..grammar.parse import parse_program, parse_token_list
+from ..core.limits import Limits, check_deadline, current
+from ..core.arithmetic import Float64, LiteralRule, official_str_to_num, sum_left_to_right
+from ..core.outcome import Outcome
+from ..core.verdict import OfficialVerdict
+from ..core.ops import FINQA_OPS
+from ..core.status import Status
+from ..core.table import Table, clean_cell
 
 MAX_FAST_CELLS = 100_000
 """Most table cells one fast run reads (rows are read once, then each table step scans its row); a
@@ -85,13 +86,10 @@ _SPECS: dict[str, tuple[Callable[[Any, Any], Any], bool, bool]] = {
 
 
 
-def eligible(dialect: str | Dialect) -> Dialect | None:
-    """The dialect's entry when the fast path serves it: programs of the FinQA grammar over the FinQA op table
-    under Float64 (FinQA, ConvFinQA, and any dialect registered with the same reader, ops and arithmetic)."""
-    try:
-        spec = get_dialect(dialect)
-    except UnknownDialectError:
-        return None
+def eligible(dialect: Dialect) -> Dialect | None:
+    """The dataset's record when the fast path serves it: programs of the FinQA grammar over the FinQA op table
+    under Float64 (FinQA, ConvFinQA, and any dataset registered with the same reader, ops and arithmetic)."""
+    spec = dialect
     if spec.run is not None or spec.ops is not FINQA_OPS or spec.parse is not parse_program \
             or type(spec.float64) is not Float64:
         return None
@@ -325,7 +323,7 @@ CACHE = ProgramCache()
 """The process's compiled programs (thread-safe: a lookup is one dictionary operation, an insertion holds a lock)."""
 
 
-def fast_outcome(program: str | Sequence[str], table: Table | None, dialect: str | Dialect,
+def fast_outcome(program: str | Sequence[str], table: Table | None, dialect: Dialect,
                  limits: Limits | None = None, clock: bool = False) -> tuple[Compiled, Outcome[float]] | None:
     """The compiled program and its Outcome, or None where the general path must run.
 

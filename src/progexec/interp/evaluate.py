@@ -12,61 +12,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NoReturn, TypeVar, Union, cast
 
-from ..grammar.nodes import Arg, Input, Program, Ref, Row, Step
-from ..grammar.parse import ProgramSyntaxError, ProgramTooLongError
-from ..limits import DEFAULT_LIMITS, check_deadline, current
-from .arithmetic import Arithmetic, Refusal, RefusalCause
-from .ops import FINQA_OPS, OpSpec, OpTable
-from .status import Status
-from .table import Table, clean_cell, first_empty_row, row_index
+from ..core.outcome import Outcome
+from ..core.nodes import Arg, Input, Program, Ref, Row, Step
+from ..core.syntax import ProgramSyntaxError, ProgramTooLongError
+from ..core.limits import DEFAULT_LIMITS, check_deadline, current
+from ..core.arithmetic import Arithmetic, Refusal, RefusalCause
+from ..core.ops import FINQA_OPS, OpSpec, OpTable
+from ..core.status import Status
+from ..core.table import Table, clean_cell, first_empty_row, row_index
 
 V = TypeVar("V")
 
 MAX_STEPS = DEFAULT_LIMITS.max_steps
 """The default most steps; the bound in force is ``limits.current().max_steps``."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome(Generic[V]):
-    """The result of one program under one arithmetic.
-
-    ``value`` is the finished answer (rounded for float64) or a bool for a final
-    ``greater``; ``raw`` is the unrounded final value; ``results`` every step's value.
-    On a refusal, ``value`` is None and ``step``/``arg`` locate the cause (0-based step, arg 1 or 2).
-    """
-
-    status: Status
-    value: V | bool | None = None
-    raw: V | bool | None = None
-    results: tuple[V | bool, ...] = ()
-    step: int | None = None
-    arg: int | None = None
-    message: str = ""
-    cause: RefusalCause | None = None
-
-    @property
-    def present(self) -> bool:
-        return self.status is Status.OK
-
-    @property
-    def is_bool(self) -> bool:
-        return self.present and isinstance(self.value, bool)
-
-    @property
-    def bool_value(self) -> bool | None:
-        return self.value if isinstance(self.value, bool) else None
-
-    def answer(self) -> V | str | None:
-        """The answer as the dataset writes it: a number, ``"yes"``/``"no"``, or None."""
-        if isinstance(self.value, bool):
-            return "yes" if self.value else "no"
-        return self.value
-
-    def where(self) -> str:
-        """``step 2, argument 1`` style location of a refusal, or ``""``."""
-        if self.step is None:
-            return ""
-        return f"step {self.step}" + (f", argument {self.arg}" if self.arg else "")
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:

@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from ..grammar.nodes import Num, Program, Ref, Row
-from .arithmetic import Float64, Refusal
-from .ops import FINQA_OPS
-from .status import Status
-from .table import Table, clean_cell, first_empty_row, row_index
-from ..errors import InputError
+from ..core.nodes import Num, Program, Ref, Row
+from ..core.arithmetic import Float64, Refusal
+from ..core.ops import FINQA_OPS
+from ..core.status import Status
+from ..core.table import Table, clean_cell, first_empty_row, row_index
+from ..core.errors import InputError
 
 
 class Op(IntEnum):

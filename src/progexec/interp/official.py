@@ -18,40 +18,14 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
-from .arithmetic import LiteralRule, official_number, official_str_to_num, sum_left_to_right
-from ..dialects import get_dialect
-from ..limits import check_deadline
-from .table import Table, clean_cell
+from ..core.verdict import INVALID, OfficialVerdict
+from ..core.arithmetic import LiteralRule, official_number, official_str_to_num, sum_left_to_right
+from ..core.limits import check_deadline
+from ..core.table import Table, clean_cell
 from ..grammar.tokens import official_step_parts, official_steps
 
 if TYPE_CHECKING:
-    from ..dialects import Dialect
-
-
-@dataclass(frozen=True, slots=True)
-class OfficialVerdict:
-    """``valid`` is the official ``invalid_flag == 0``; ``value`` its ``this_res`` (None for ``"n/a"``).
-
-    ``leftover`` is what the official function returned beside a set invalid flag (the last step's value,
-    rounded when the loop broke, as it stood when an exception ended it): MultiHiertt's ``evaluate.py``
-    compares it regardless of the flag. ``returned`` is the value the function returned either way.
-    """
-
-    valid: bool
-    value: float | str | None
-    leftover: float | str | None = None
-
-    @property
-    def returned(self) -> float | str | None:
-        return self.value if self.valid else self.leftover
-
-    def equals_gold(self, gold: object) -> bool:
-        """Official execution accuracy for one item: valid and ``==`` to the gold answer."""
-        return self.valid and self.value is not None and self.value == gold
-
-
-INVALID = OfficialVerdict(False, None, "n/a")
-"""``(1, "n/a")``: invalid, with nothing computed."""
+    from ..core.dataset import Dialect
 
 
 def _row_numbers(cells: Sequence[Any], literals: LiteralRule) -> list[float] | None:
@@ -64,13 +38,13 @@ def _row_numbers(cells: Sequence[Any], literals: LiteralRule) -> list[float] | N
     return numbers
 
 
-def official_verdict(tokens: Sequence[str], table: Table | None, dialect: str | Dialect = "finqa") -> OfficialVerdict:
+def official_verdict(tokens: Sequence[str], table: Table | None, dialect: Dialect) -> OfficialVerdict:
     """Model a dialect's official ``eval_program`` on a token list (``EOF`` last).
 
     The dialect gives the op names its structure check accepts and their Python semantics, its
     ``str_to_num`` and whether one token is a bare number (ConvFinQA).
     """
-    spec = get_dialect(dialect) if isinstance(dialect, str) else dialect
+    spec = dialect
     state = _State()
     try:
         return _verdict(list(tokens), table, spec, state)

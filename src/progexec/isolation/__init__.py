@@ -7,13 +7,16 @@
   the port under a child subreaper, so nothing it starts outlives it;
 * :mod:`.bwrap`: the bubblewrap + seccomp sandbox command (no network, a read-only
   filesystem holding only what the child needs, uid 65534), used by the snippet sandbox
-  (:mod:`progexec.mathqa.sandbox`) and by the leash under ``--isolate``.
+  (:mod:`progexec.datasets.mathqa.sandbox`) and by the leash under ``--isolate``.
 
 A command's ``--isolate``, in three lines::
 
     argv, sandbox = sandbox_for(["node", "port.js"])            # or python_sandbox(script, args, cwd)
     leash = ChildExchange(argv, timeout=20, sandbox=sandbox)    # IsolationUnavailable at start without bwrap
     leash.start(); answers = leash.exchange(lines); leash.close()
+
+Layer (docs/architecture.md): beside ``runner`` and ``records``. May import ``core``, ``jsoncodec``,
+``textsource``; no dataset, no checker.
 """
 
 from .bwrap import Isolation, IsolationUnavailable, PortSandbox, python_sandbox, sandbox_for, status

@@ -30,8 +30,8 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from ..limits import current
-from ..errors import SetupError
+from ..core.limits import current
+from ..core.errors import SetupError
 
 SANDBOX_UID = 65534
 """The unprivileged user (``nobody``) every snippet runs as."""

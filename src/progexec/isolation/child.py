@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from ..limits import current
-from ..errors import ProgexecError
+from ..core.limits import current
+from ..core.errors import ProgexecError
 from . import bwrap
 from .process import READ_SIZE, StderrCapture, close_streams, kill_group
 

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Optional, Union
 
-from ..limits import current
+from ..core.limits import current
 from . import bwrap
 from .bwrap import IsolationUnavailable, PortSandbox
 from .child import Child, Ending, StartError

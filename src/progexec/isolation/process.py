@@ -1,7 +1,7 @@
 """What every confined child shares: its process group killed, its output bounded, its stderr kept as head and tail, a deadline.
 
 The leash (:mod:`.leash`, the checkers' line-for-line ports) and the snippet sandbox
-(:mod:`progexec.mathqa.sandbox`) both stop a child, read its output and quote its stderr
+(:mod:`progexec.datasets.mathqa.sandbox`) both stop a child, read its output and quote its stderr
 through these functions, so a bound means the same thing in both.
 """
 
@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from enum import Enum
 from typing import IO, Optional
-from ..limits import current
+from ..core.limits import current
 
 READ_SIZE = 65536
 """Bytes asked of a pipe per read."""

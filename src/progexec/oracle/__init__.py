@@ -1,1 +1,4 @@
-"""The exact oracle and the named rounders (see :mod:`progexec.oracle.rounding`)."""
+"""The exact oracle and the named rounders (see :mod:`progexec.oracle.rounding`).
+
+Layer (docs/architecture.md): above ``interp``. May import ``interp``, ``grammar`` and ``core`` only.
+"""

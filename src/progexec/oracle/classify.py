@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import math
 import sys
+from ..core.dataset import Dataset
+from ..core.registry import default_dataset
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-from ..grammar.nodes import Program
-from ..interp.arithmetic import RefusalCause
+from ..core.nodes import Program
+from ..core.arithmetic import RefusalCause
 from ..interp.evaluate import evaluate
-from ..interp.run import Execution, execute_program
-from ..dialects import get_dialect
-from ..items import Item
-from ..interp.status import Status
-from ..interp.table import Table
+from ..core.execution import OptionDetail, Execution
+from ..interp.run import execute_program
+from ..core.item import Item
+from ..core.status import Status
+from ..core.table import Table
 from .reference import ExactAnswer, exact_answer
 from .rounding import ROUNDERS
 from .variants import PerStepFloat64
@@ -190,11 +192,12 @@ def _apply_rounder(name: str, raw: float) -> float | None:
 
 
 def analyze(item_id: str, program: Program, table: Table | None, gold: float | str | None = None,
-            has_gold: bool = False, dialect: str = "finqa") -> Analysis:
+            has_gold: bool = False, dialect: Dataset | None = None) -> Analysis:
     """Classify one parsed program: every rounder, the oracle in both readings, the findings."""
-    from ..runner import gold_match
+    from ..core.execution import gold_match
 
-    item = Item(item_id, program.to_text(), table, gold, has_gold, dialect)
+    dialect = dialect if dialect is not None else default_dataset()
+    item = Item(item_id, program.to_text(), table, gold, has_gold, dialect=dialect)
     run = execute_program(program, table, dialect)
     match, reason = gold_match(run.official, item)
     return analyze_execution(Execution(program, run.outcome, run.official, None, item, match, reason))
@@ -222,16 +225,15 @@ def analyze_execution(execution: Execution) -> Analysis:
     program = execution.program
     outcome = execution.outcome
     text = program.to_text() if program is not None else item.program_text
-    if execution.mathqa is not None:  # a MathQA problem: the gold is the correct option's value
-        result = execution.mathqa
-        option = result.options.get(result.correct) if result.correct else None
-        gold, has_gold = (option.value if option is not None else None), execution.match is not None
-    if not outcome.present or program is None or execution.mathqa is not None:
+    chosen = execution.detail if isinstance(execution.detail, OptionDetail) else None
+    if chosen is not None:  # a problem answered by an option (MathQA): the gold is the correct option's value
+        gold, has_gold = chosen.gold_value(), execution.match is not None
+    if not outcome.present or program is None or chosen is not None:
         official_value = outcome.value if outcome.present else None
         return Analysis(item_id, text, outcome.status, official_value, None, gold, has_gold,
                         findings=tuple(_gold_finding(execution, gold)), message=outcome.message,
                         stopped_by_clock=outcome.cause is RefusalCause.CLOCK)
-    dialect = get_dialect(item.dialect)  # the item ran, so its dialect is a registered one
+    dialect = item.dialect
     official = outcome.value
     assert official is not None
     raw = outcome.raw if not isinstance(outcome.raw, bool) else None

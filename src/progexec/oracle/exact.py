@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from ..interp.arithmetic import FINQA_LITERALS, LiteralRule, Refusal, RefusalCause, official_str_to_num
-from ..interp.ops import require_methods
-from ..interp.status import Status
-from ..limits import DEFAULT_LIMITS, current
+from ..core.arithmetic import FINQA_LITERALS, LiteralRule, Refusal, RefusalCause, official_str_to_num
+from ..core.ops import require_methods
+from ..core.status import Status
+from ..core.limits import DEFAULT_LIMITS, current
 
 MAX_EXACT_BITS = DEFAULT_LIMITS.max_exact_bits
 """Largest numerator/denominator (in bits) a power may produce exactly; beyond it, approximate."""

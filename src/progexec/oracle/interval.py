@@ -16,11 +16,11 @@ from typing import Any, NoReturn
 
 from mpmath import iv
 
-from ..limits import current
+from ..core.limits import current
 
-from ..interp.arithmetic import FINQA_LITERALS, LiteralRule, Refusal, RefusalCause
-from ..interp.ops import require_methods
-from ..interp.status import Status
+from ..core.arithmetic import FINQA_LITERALS, LiteralRule, Refusal, RefusalCause
+from ..core.ops import require_methods
+from ..core.status import Status
 from .exact import Exact, check_magnitude
 
 _PRECISION_LOCK = threading.RLock()

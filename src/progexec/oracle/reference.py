@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..grammar.nodes import Program
-from ..interp.arithmetic import FINQA_LITERALS, LiteralRule, RefusalCause
-from ..interp.ops import FINQA_OPS, OpTable
+from ..core.nodes import Program
+from ..core.arithmetic import FINQA_LITERALS, LiteralRule, RefusalCause
+from ..core.ops import FINQA_OPS, OpTable
 from ..interp.evaluate import evaluate
-from ..interp.status import Status
-from ..interp.table import Table
+from ..core.status import Status
+from ..core.table import Table
 from .exact import Exact
-from ..limits import current
+from ..core.limits import current
 from .interval import Interval, endpoints, precision
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..interp.arithmetic import FINQA_LITERALS, Float64, LiteralRule
+from ..core.arithmetic import FINQA_LITERALS, Float64, LiteralRule
 
 
 class PerStepFloat64(Float64):

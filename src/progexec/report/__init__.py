@@ -9,6 +9,9 @@ the ``ScoreReport`` that ``progexec.score`` returns); :class:`Reporter` is the p
 :func:`to_markdown` render either report as text (display the HTML with
 ``IPython.display.HTML``); :func:`write_score_report` writes ``score.md`` and ``score.html``.
 Submodules (``progexec.report.score_report``, ``html_report``, ...) load on first use.
+
+Layer (docs/architecture.md): above ``score`` and ``reward``. May import them and every layer below; never
+``datasets`` (a dataset adds its sections through its record), ``checker``, ``integrations`` or ``cli``.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ import types
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..items import Item
-from ..limits import Limits
+from ..core.item import Item
+from ..core.limits import Limits
 from ..records import FORMAT_VERSION
 from .formats import (REPORT_TYPES, UnknownFormatError, render_as, render_html, render_json, render_markdown,
                       render_text, reporter_for, write_as, write_html, write_json, write_markdown)

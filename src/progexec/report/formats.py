@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Union
 
-from ..errors import OptionError
+from ..core.errors import OptionError
 from ..score.results import ScoreReport
 from .model import Report
 from .reporter import Reporter, render, write

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TextIO
 
-from ..interp.status import STATUS_DESCRIPTIONS, Status
+from ..core.status import STATUS_DESCRIPTIONS, Status
 from ..oracle.classify import ALL_VARIANTS, ROUNDER_FINDING, VARIANT_TITLES, Analysis, Finding, FindingKind
 from ..oracle.reference import ExactAnswer
 from . import templates

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TextIO
 
-from ..interp.status import STATUS_DESCRIPTIONS, Status
+from ..core.status import STATUS_DESCRIPTIONS, Status
 from ..oracle.classify import ALL_VARIANTS, FINAL_VALUE_ROUNDERS, ROUNDER_FINDING, VARIANT_TITLES, Analysis, FindingKind
 from .json_report import _answer
 from .legend import MEANINGS, SEVERITIES

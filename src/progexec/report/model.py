@@ -10,9 +10,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..interp.status import Status
-from ..items import Item
-from ..limits import Limits
+from ..core.status import Status
+from ..core.item import Item
+from ..core.limits import Limits
 from ..meta import run_meta
 from ..parallel import ParallelOptions, PerItem, parallel_map
 from ..oracle.classify import ALL_VARIANTS, Analysis, FindingKind, analyze_execution
@@ -104,5 +104,5 @@ def build_report(items: Iterable[Item], source: str, progress: Callable[[int], N
 
 def item_fingerprint(item: Item) -> bytes:
     """The bytes of an item that its analysis depends on (id, program, table, gold, dialect)."""
-    record = [item.id, item.program, item.table, item.gold, item.has_gold, item.dialect, item.error]
+    record = [item.id, item.program, item.table, item.gold, item.has_gold, item.dialect.name, item.error]
     return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass") + b"\n"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..limits import current
+from ..core.limits import current
 from .extract import Found
 from .model import RewardStatus
 import re

@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
 
-from ..bytecache import CHAR_BYTES, ENTRY_OVERHEAD, ByteCache, text_size
+from ..core.bytecache import CHAR_BYTES, ENTRY_OVERHEAD, ByteCache, text_size
 from ..jsonrecords import Record, decode, unreadable_reason
-from ..limits import current
+from ..core.limits import current
 from ..records import dumps
 from .core import score_completion
 from .gold import GoldRecord, GoldRecordError, parse_policy

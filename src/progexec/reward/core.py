@@ -12,7 +12,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..limits import DEFAULT_LIMITS, current
+from ..core.registry import reward_rules
+from ..core.limits import DEFAULT_LIMITS, current
 from .gold import GoldRecord, GoldRecordError, parse_policy
 from .goldvalue import ResolvedGold, resolve
 from .model import DEFAULT_POLICY, Policy, RewardResult, RewardStatus, make_result
@@ -67,13 +68,15 @@ def _score(completion: object, record: GoldRecord, policy: Policy) -> RewardResu
     return _POLICIES[policy](completion, record, resolved)
 
 
-OWN_RULES: dict[str, str] = {
-    "tatqa": "progexec.tatqa.reward:score_tatqa",
-    "financemath": "progexec.pysolution.reward:score_python_solution_gold",
-    "docmath": "progexec.pysolution.reward:score_python_solution_gold",
-}
-"""Gold ``dialect`` -> ``module:function`` of the dataset's own rule, ``(completion, gold mapping, policy) ->
-RewardResult``: answers of these datasets are not programs of a program dialect (imported on first use)."""
+_OWN_RULES: dict[str, str] = {}
+
+
+def own_rules() -> dict[str, str]:
+    """Gold ``dialect`` -> ``module:function`` of the datasets with their own rule
+    (:func:`progexec.core.registry.reward_rules`), read once."""
+    if not _OWN_RULES:
+        _OWN_RULES.update(reward_rules())
+    return _OWN_RULES
 
 
 def _own_rule(gold: object) -> tuple[Callable[..., RewardResult], dict[str, Any]] | None:
@@ -81,7 +84,7 @@ def _own_rule(gold: object) -> tuple[Callable[..., RewardResult], dict[str, Any]
     text is decoded only when it names such a dataset, so the common case costs one dictionary look-up."""
     if isinstance(gold, Mapping):
         record: object = gold
-    elif isinstance(gold, str) and any(f'"{name}"' in gold for name in OWN_RULES):
+    elif isinstance(gold, str) and any(f'"{name}"' in gold for name in own_rules()):
         try:
             record = json.loads(gold)
         except ValueError:
@@ -89,7 +92,7 @@ def _own_rule(gold: object) -> tuple[Callable[..., RewardResult], dict[str, Any]
     else:
         return None
     name = record.get("dialect") if isinstance(record, Mapping) else None
-    where = OWN_RULES.get(name) if isinstance(name, str) else None
+    where = own_rules().get(name) if isinstance(name, str) else None
     if where is None:
         return None
     module, _, function = where.partition(":")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..limits import current
+from ..core.limits import current
 from .markup import unmarked
 from .numbers import COMPARISON, normalise
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 
-from ..limits import current
+from ..core.limits import current
 
 REFUSED = "\u0000"
 """Put in place of a form that cannot be read; a text holding it reads as nothing (unreadable)."""

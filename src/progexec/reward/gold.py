@@ -16,16 +16,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..limits import current
-from ..dialects import get_dialect
-from ..errors import InputError
-from ..interp.table import TableError, validate_table
+from ..core.limits import current
+from ..core.registry import get_dataset as get_dialect
+from ..core.errors import InputError
+from ..core.table import TableError, validate_table
 from .model import Policy
 from .numbers import read_gold
-from .programs import RUNNERS
+from ..core.registry import reward_dataset_names
 
-DIALECTS = tuple(RUNNERS)
-"""The dialects a gold record may name: those with a program runner (:data:`progexec.reward.programs.RUNNERS`)."""
+DIALECTS = reward_dataset_names()
+"""The dialects a gold record may name: those with a program runner (:func:`progexec.core.registry.reward_dataset_names`)."""
 UNITS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 """The table units a gold record may state (``unit``), by their factor; a plural is accepted."""
 
@@ -73,8 +73,8 @@ class GoldRecord:
                 raise GoldRecordError(f"{key} must be a string or null, got {type(value).__name__}")
         if self.table is not None:
             _table(self.table)
-        if self.dialect not in RUNNERS:
-            raise GoldRecordError(f"dialect must be one of {', '.join(RUNNERS)}, got {self.dialect!r}")
+        if self.dialect not in DIALECTS:
+            raise GoldRecordError(f"dialect must be one of {', '.join(DIALECTS)}, got {self.dialect!r}")
         if isinstance(self.answer, str) and read_gold(self.answer, get_dialect(self.dialect).option_letters and bool(self.options)) \
                 is None:
             raise GoldRecordError(f"the answer {self.answer[:100]!r} is not one number, yes/no or option letter")
@@ -154,6 +154,6 @@ def _unit(value: Any) -> str:
 def _dialect(value: Any) -> str:
     if value is None:
         return "finqa"
-    if isinstance(value, str) and value.strip().lower() in RUNNERS:
+    if isinstance(value, str) and value.strip().lower() in DIALECTS:
         return value.strip().lower()
-    raise GoldRecordError(f"dialect must be one of {', '.join(RUNNERS)}, got {value!r}")
+    raise GoldRecordError(f"dialect must be one of {', '.join(DIALECTS)}, got {value!r}")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from ..dialects import get_dialect
-from ..mathqa.options import Option, parse_options
+from ..core.registry import get_dataset as get_dialect
 from .gold import GoldRecord
 from .numbers import read_gold
 from .programs import run_official
@@ -19,14 +20,15 @@ class ResolvedGold:
     """The gold value, or why there is none (``error``); MathQA options parsed once."""
 
     value: GoldValue | None
-    options: dict[str, Option]
+    options: Mapping[str, Any]
     error: str = ""
 
 
 def resolve(gold: GoldRecord) -> ResolvedGold:
     """Read the gold's answer; without one, run its program (a gold without a value is bad_gold)."""
-    options = parse_options(gold.options) if gold.options else {}
-    letters = get_dialect(gold.dialect).option_letters and bool(options)
+    dataset = get_dialect(gold.dialect)
+    options = dataset.read_options(gold.options) if gold.options and dataset.read_options is not None else {}
+    letters = dataset.option_letters and bool(options)
     if gold.answer is not None:
         value = read_gold(gold.answer, letters)
         if value is None:

@@ -30,8 +30,8 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from ..limits import current
-from ..errors import ProgexecError
+from ..core.limits import current
+from ..core.errors import ProgexecError
 from .server import RewardApp
 
 

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from ..limits import current
+from ..core.limits import current
 
 
 class Policy(enum.Enum):

@@ -16,7 +16,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..limits import current
+from ..core.limits import current
 from .forms import REFUSED, latex_fractions, rewrite, unify_signs
 from .markup import unmarked
 

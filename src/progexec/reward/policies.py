@@ -11,8 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..dialects import get_dialect
-from ..mathqa.options import select_option, within_one_percent
+from ..core.registry import get_dataset as get_dialect
 from .answers import choose
 from .extract import Found, find
 from .gold import UNITS, GoldRecord
@@ -88,7 +87,7 @@ def official(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> Rewar
         return failure
     assert run.value is not None and resolved.value is not None
     value, want = run.value, resolved.value
-    equal = OFFICIAL_EQUAL.get(gold.dialect)
+    equal = get_dialect(gold.dialect).reward_equal
     correct = equal(value, want, resolved) if equal is not None else value == official_form(want)
     status = _S.OK if correct else _S.WRONG
     return make_result(status, policy, extracted=program, value=_value(value), gold=describe(want))
@@ -105,22 +104,6 @@ def _bare_number_program(found: Found) -> str | RewardResult | None:
     if choice.reading.kind is not ReadKind.NUMBER:
         return None
     return choice.reading.text
-
-
-def _mathqa_official(value: float | str, want: GoldValue, resolved: ResolvedGold) -> bool:
-    """MathQA: the option the value selects (MathQA's 1 % rule) is the gold letter, or within 1 % of a number."""
-    if not isinstance(value, float):
-        return False
-    if isinstance(want, str):
-        return select_option(value, resolved.options) == want
-    if isinstance(want, float):
-        return within_one_percent(value, want)
-    return False
-
-
-OFFICIAL_EQUAL: dict[str, Callable[[float | str, GoldValue, ResolvedGold], bool]] = {"mathqa": _mathqa_official}
-"""The per-dialect official comparison of a program's value with the gold, where it is not ``==`` to
-the gold's official form (the other half of the hook in :data:`progexec.reward.programs.RUNNERS`)."""
 
 
 def numeric(completion: str, gold: GoldRecord, resolved: ResolvedGold) -> RewardResult:

@@ -16,15 +16,13 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..dialects import get_dialect
-from ..grammar.mathqa_parse import parse_mathqa
-from ..grammar.parse import ProgramSyntaxError, parse_program
-from ..items import Item
-from ..limits import DEFAULT_LIMITS, current
+from ..core.registry import get_dataset as get_dialect
+from ..core.syntax import ProgramSyntaxError
+from ..grammar.parse import parse_program
+from ..core.item import Item
+from ..core.limits import DEFAULT_LIMITS, current
 from ..runner import execute
-from ..interp.table import Table
-from ..mathqa.binding import number_texts
-from ..mathqa.execute import run_program
+from ..core.table import Table
 
 MAX_REWARD_PROGRAM_CHARS = DEFAULT_LIMITS.max_reward_program_chars
 """The default (``max_reward_program_chars``): a longer predicted program is too_large, never parsed."""
@@ -69,12 +67,12 @@ never raises."""
 def run_official(text: str, table: Table | None, dialect: str, problem: str | None = None,
                  strict: bool = False) -> ProgramRun:
     """Run ``text`` the way the dialect's official evaluator would (``strict``: its text read by the
-    official tokenizer, see the module docstring); never raises. The dialect's :data:`RUNNERS` entry
+    official tokenizer, see the module docstring); never raises. The dataset's runner (:func:`runner_for`)
     does the work, after the size bounds."""
     too_large = oversize(text)
     if too_large is not None:
         return ProgramRun(None, "too large", too_large=too_large)
-    return RUNNERS[dialect](text, table, dialect, problem, strict)
+    return runner_for(dialect)(text, table, dialect, problem, strict)
 
 
 def _run_finqa(text: str, table: Table | None, dialect: str, problem: str | None, strict: bool) -> ProgramRun:
@@ -85,7 +83,7 @@ def _run_finqa(text: str, table: Table | None, dialect: str, problem: str | None
         program = parse_program(text)
     except ProgramSyntaxError as error:
         return ProgramRun(None, error.message, syntax_error=True)
-    execution = execute(Item("completion", list(program.to_tokens()), table, dialect=dialect))
+    execution = execute(Item("completion", list(program.to_tokens()), table, dialect=get_dialect(dialect)))
     verdict = execution.official
     if not verdict.valid or verdict.value is None:
         if execution.outcome.present:
@@ -98,7 +96,7 @@ def _run_finqa(text: str, table: Table | None, dialect: str, problem: str | None
 
 def _run_tokens(text: str, table: Table | None, dialect: str) -> ProgramRun:
     """The official reading of program text: ``official_tokenize`` then ``eval_program``."""
-    verdict = execute(Item("completion", get_dialect(dialect).tokenize(text), table, dialect=dialect)).official
+    verdict = execute(Item("completion", get_dialect(dialect).tokenize(text), table, dialect=get_dialect(dialect))).official
     if verdict.valid and verdict.value is not None:
         if isinstance(verdict.value, float) and not math.isfinite(verdict.value):
             return ProgramRun(None, f"the official value is {verdict.value!r}, which equals no gold")
@@ -112,20 +110,8 @@ def _run_tokens(text: str, table: Table | None, dialect: str) -> ProgramRun:
                             f"tokenizer splits only on ', '; the grammar reads it as {canonical[:200]!r})")
 
 
-def _run_mathqa(text: str, table: Table | None, dialect: str, problem: str | None, strict: bool) -> ProgramRun:
-    """MathQA: linear or nested text under MathQA-Python's semantics, ``nK`` bound to the problem's numbers."""
-    try:
-        program = parse_mathqa(text)
-    except ProgramSyntaxError as error:
-        return ProgramRun(None, error.message, syntax_error=True)
-    outcome = run_program(program, number_texts(problem or ""))
-    if not outcome.present or not isinstance(outcome.value, float):
-        return ProgramRun(None, outcome.message or outcome.status.label)
-    return ProgramRun(outcome.value)
+def runner_for(dialect: str) -> Runner:
+    """How a dataset's program text runs: its own ``reward_run`` hook, else as a FinQA-family program."""
+    hook = get_dialect(dialect).reward_run
+    return hook if hook is not None else _run_finqa
 
-
-RUNNERS: dict[str, Runner] = {"finqa": _run_finqa, "convfinqa": _run_finqa, "multihiertt": _run_finqa,
-                              "mathqa": _run_mathqa}
-"""The per-dialect hook of the reward core: how each dialect's program text runs. A dialect added
-here is accepted by :class:`progexec.reward.GoldRecord`; its official comparison, when it is not
-``==`` to the gold, goes in :data:`progexec.reward.policies.OFFICIAL_EQUAL`."""

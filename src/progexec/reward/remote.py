@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..limits import current
-from ..errors import InputError
+from ..core.limits import current
+from ..core.errors import InputError
 from .core import score_completion
 from .model import Policy, RewardResult, RewardStatus
 

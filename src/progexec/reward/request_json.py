@@ -15,8 +15,8 @@ import math
 import re
 from typing import Any
 
-from ..errors import InputError
-from ..limits import Limits
+from ..core.errors import InputError
+from ..core.limits import Limits
 
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 """One JSON string from its opening quote (anchored; each position matches one way, so linear)."""

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
-from ..limits import DEFAULT_LIMITS, Limits, current, using
+from ..core.limits import DEFAULT_LIMITS, Limits, current, using
+from ..core.registry import sandboxed_reward_names
 from .batch import score_item
-from .core import OWN_RULES
 from .gold import GoldRecordError, parse_policy
 from .model import DEFAULT_POLICY, Policy, RewardStatus, make_result
 from .remote import PayloadError, check_payload, openrlhf_rewards
@@ -77,20 +77,19 @@ class _Slots:
     admitted: int = 0
 
 
-SANDBOXED_DIALECTS = tuple(name for name, where in OWN_RULES.items() if where.startswith("progexec.pysolution."))
-"""Gold dialects whose items run a completion's code in the sandbox (FinanceMath, DocMath-Eval)."""
 
 
 def sandboxed(value: object, budget: int = 1_000_000) -> bool:
     """Whether a decoded body names a sandboxed dialect in any of its texts (a gold's ``dialect``, or a gold given
     as JSON text): such a request never runs on the event loop. Conservative: a completion that merely mentions
     the name goes to a thread too, which changes no answer."""
+    names = sandboxed_reward_names()
     stack = [value]
     while stack and budget > 0:
         budget -= 1
         item = stack.pop()
         if isinstance(item, str):
-            if any(name in item for name in SANDBOXED_DIALECTS):
+            if any(name in item for name in names):
                 return True
         elif isinstance(item, Mapping):
             stack.extend(item.keys())

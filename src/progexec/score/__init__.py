@@ -4,6 +4,9 @@
 :class:`~progexec.score.results.ScoreReport`; ``progexec score`` is its command line. The package is
 callable: ``progexec.score(gold, predictions, scorers=...)`` is :func:`score_sources`, which takes
 paths, corpus names or records in memory.
+
+Layer (docs/architecture.md): beside ``reward`` (neither imports the other), above ``readers``. May import
+the layers below; a dataset's own scorer is reached through its record, never by importing ``datasets``.
 """
 
 import importlib
@@ -14,7 +17,7 @@ from typing import Any
 
 from .equivalence import ProgramMatch, Why, equal_program
 from .loading import CORPUS_NAMES, ScoreInputError, load_gold, load_predictions
-from ..limits import Limits
+from ..core.limits import Limits
 from ..records import FORMAT_VERSION
 from .results import GoldItem, Prediction, ScoreReport, Verdict
 from .scoring import SCORERS, disagreements, resolve_scorers, score_predictions

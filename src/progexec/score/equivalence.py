@@ -37,10 +37,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..grammar.tokens import ALL_OPS, official_step_parts as _parts, official_steps as _split_steps
-from ..bytecache import ENTRY_OVERHEAD, memo
-from ..dialects import get_dialect
-from ..interp.ops import FINQA_SYMBOLS
-from ..limits import DEFAULT_LIMITS, ItemTimeLimitExceeded, check_deadline, current, run_with_time_limit
+from ..core.bytecache import ENTRY_OVERHEAD, memo
+from ..core.registry import get_dataset as get_dialect
+from ..core.ops import FINQA_SYMBOLS
+from ..core.limits import DEFAULT_LIMITS, ItemTimeLimitExceeded, check_deadline, current, run_with_time_limit
 from .shortcuts import EXP, GREATER, Expr, canonical_key, degenerate, differ_at_points, differ_by_intervals, has_op, \
     is_plain_relation, top_level_only, truth_differs
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..corpus import CORPUS_NAMES
-from ..errors import InputError
+from ..core.errors import InputError
 from ..grammar.tokens import official_tokenize
-from ..items import Item
+from ..core.item import Item
 from ..inputkinds import GOLD, PREDICTIONS
 from ..readers import INVALID_UNICODE_ERROR, InputError, Record, read, read_records
 from .results import GoldItem, Prediction
@@ -51,7 +51,7 @@ def gold_item(item: Item) -> GoldItem:
     elif isinstance(item.program, list):
         tokens = tuple(item.program)
     gold = item.gold if item.has_gold else None
-    return GoldItem(item.id, tokens, item.table, gold, item.answer, item.dialect, text, item.error)
+    return GoldItem(item.id, tokens, item.table, gold, item.answer, item.dialect.name, text, item.error)
 
 
 def load_gold(source: str) -> list[GoldItem]:

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dialects import get_dialect
-from ..interp.official import INVALID, OfficialVerdict
-from ..items import Item
+from ..core.registry import get_dataset as get_dialect
+from ..core.verdict import INVALID, OfficialVerdict
+from ..core.item import Item
 from ..runner import execute, stopped_by_clock
 from .equivalence import Decider, ProgramMatch, Why, equal_program
 from .results import GoldItem, Prediction, ExecutionWhy, Verdict
@@ -48,7 +48,7 @@ class ItemContext:
             if self.pred.tokens is None:
                 self._verdict = INVALID
             else:
-                item = Item(self.pred.id, list(self.pred.tokens), self.gold.table, dialect=self.dialect)
+                item = Item(self.pred.id, list(self.pred.tokens), self.gold.table, dialect=get_dialect(self.dialect))
                 execution = execute(item)
                 self.clock = stopped_by_clock(execution)
                 self._verdict = execution.official

@@ -20,8 +20,9 @@ from __future__ import annotations
 import math
 import re
 
+from ..core.registry import get_dataset
 from ..grammar.tokens import official_tokenize
-from ..items import Item
+from ..core.item import Item
 from ..runner import execute
 from .equivalence import Why, equal_program
 from .results import ExecutionWhy, Verdict
@@ -74,7 +75,7 @@ def helm_fin_qa(ctx: ItemContext) -> Verdict:
     if ctx.pred.program_text is not None and ctx.pred.program_text != ctx.pred.program_text.strip():
         # HELM tokenizes the stripped completion; only surrounding whitespace can make this differ
         tokens = official_tokenize(ctx.pred.program_text.strip())
-        verdict = execute(Item(ctx.pred.id, tokens, ctx.gold.table, dialect=ctx.dialect)).official  # the one runner
+        verdict = execute(Item(ctx.pred.id, tokens, ctx.gold.table, dialect=get_dataset(ctx.dialect))).official  # the one runner
         if ctx.gold.tokens is not None:
             match = equal_program(ctx.gold.tokens, tokens, ctx.dialect)
     value = verdict.value

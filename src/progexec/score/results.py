@@ -10,7 +10,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..interp.table import Table
+from ..core.table import Table
 from .equivalence import Why
 
 

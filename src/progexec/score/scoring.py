@@ -18,7 +18,7 @@ from typing import Any
 
 from . import official_scorer as official, peers
 from .results import GoldItem, ScoredItem, Prediction, ScoreReport, ScorerFigures, Verdict
-from ..limits import Limits, current, using
+from ..core.limits import Limits, current, using
 from ..parallel import ParallelOptions, PerItem, parallel_map
 from ..runner import prepare
 from .loading import LOOKS_LIKE_GOLD, ScoreInputError
@@ -98,12 +98,11 @@ def check_inputs(gold: Sequence[GoldItem], predictions: Sequence[Prediction], na
 
 def _split_hint(predictions: Sequence[Prediction], gold_source: str) -> str:
     """Name the embedded split the prediction ids come from, when they come from another one."""
-    from ..corpus import convfinqa_items, finqa_items
+    from ..corpus import corpus_items
 
     wanted = {pred.id for pred in predictions[:200]}
-    for name, items in (("finqa:test", finqa_items(("test",))), ("finqa:dev", finqa_items(("dev",))),
-                        ("finqa:train", finqa_items(("train",))), ("convfinqa:dev", convfinqa_items(("dev",)))):
-        ids = {item.id for item in items}
+    for name in ("finqa:test", "finqa:dev", "finqa:train", "convfinqa:dev"):
+        ids = {item.id for item in corpus_items(name)}
         if len(wanted & ids) > len(wanted) // 2:
             return f": the predictions are for {name} (wrong split?)"
     return ": wrong split, or predictions for another dataset?"

@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Union
 
-from ..errors import ProgexecError
-from ..items import Item
-from ..limits import Limits, using
+from ..core.errors import ProgexecError
+from ..core.item import Item
+from ..core.limits import Limits, using
 from .loading import ScoreInputError, gold_item, load_gold, load_predictions
 from .results import GoldItem, Prediction, ScoreReport
 

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import ast
 import operator
+from ..core.registry import get_dataset
 from collections.abc import Callable, Sequence
 from enum import Enum
 
-from ..limits import current
+from ..core.limits import current
 from ..grammar.tokens import official_tokenize
-from ..items import Item
+from ..core.item import Item
 from ..runner import execute
 from .equivalence import Why, equal_program
 from .results import ExecutionWhy, GoldItem, Verdict
@@ -185,7 +186,7 @@ def execution(text: str, answer: str, reference: str, table: Sequence[Sequence[s
     """``finqa_eval_execution``, and ``python_expression_eval`` when it raises (a ``float()`` that fails)."""
     tokens = official_tokenize(text[: text.rfind(")") + 1])
     rows = [list(row) for row in table]
-    verdict = execute(Item("unitxt", tokens, rows, dialect=UNITXT_DIALECT)).official  # the one runner
+    verdict = execute(Item("unitxt", tokens, rows, dialect=get_dataset(UNITXT_DIALECT))).official  # the one runner
     if not verdict.valid:
         return ExecWhy.EXECUTION_INVALID
     try:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ...grammar.tokens import official_tokenize
-from ...interp.official import OfficialVerdict
+from ...core.verdict import OfficialVerdict
 from .cases import EvalCase, suite
 from .protocol import FlatVerdict, Protocol, flat_payload, prepare, raw_payload, reference
 

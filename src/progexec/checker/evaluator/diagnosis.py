@@ -16,10 +16,10 @@ import math
 from typing import Optional
 
 from ...grammar.tokens import official_tokenize
-from ...interp.arithmetic import Float64, Refusal
+from ...core.arithmetic import Float64, Refusal
 from ...interp.flat import ArgKind, FlatProgram, Op
-from ...interp.official import OfficialVerdict
-from ...interp.status import Status
+from ...core.verdict import OfficialVerdict
+from ...core.status import Status
 from ...oracle.rounding import round_half_up, round_naive
 from .classes import EvalDivergence, Failure
 from .protocol import Answer, FlatVerdict, Prepared, Protocol, Verdict, matches

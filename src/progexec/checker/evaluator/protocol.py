@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Optional, Union
 
-from ...limits import current
-from ...grammar.parse import ProgramSyntaxError, parse_program
+from ...core.registry import get_dataset
+from ...core.limits import current
+from ...core.syntax import ProgramSyntaxError
+from ...grammar.parse import parse_program
 from ...grammar.tokens import official_tokenize
 from ...interp.flat import CompileError, FlatProgram, compile_program, run_flat
-from ...interp.official import OfficialVerdict
+from ...core.verdict import OfficialVerdict
 from ...interp.run import execute_text, execute_tokens
 from .cases import EvalCase, FlatArgs
 from .classes import EvalDivergence, Failure
@@ -133,8 +135,8 @@ def reference(prepared: Prepared, protocol: Protocol) -> Verdict:
         result = prepared.flat.run()
         return FlatVerdict(result.status, result.present, result.value, result.is_bool, result.bool_value)
     if protocol is Protocol.TOKENS:
-        return execute_tokens(official_tokenize(case.program), case.table, case.dialect).official
-    return execute_text(case.program, case.table, case.dialect).official
+        return execute_tokens(official_tokenize(case.program), case.table, get_dataset(case.dialect)).official
+    return execute_text(case.program, case.table, get_dataset(case.dialect)).official
 
 
 def _fail(kind: EvalDivergence, detail: str) -> Failure:

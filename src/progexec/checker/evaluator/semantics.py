@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import Any, Optional
 
-from ...dialects import get_dialect
-from ...errors import ProgexecError
+from ...core.registry import get_dataset as get_dialect
+from ...core.errors import ProgexecError
 from ...grammar.tokens import ALL_OPS, official_tokenize
-from ...interp.official import INVALID, OfficialVerdict
+from ...core.verdict import INVALID, OfficialVerdict
 from ...oracle.rounding import round_half_up, round_naive
 
 _OPS = frozenset(ALL_OPS)

@@ -21,8 +21,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Optional
 
-from ...limits import current
-from ...errors import ProgexecError
+from ...core.limits import current
+from ...core.errors import ProgexecError
 from ..engine import ChildExchange, Fault, FaultKind, StartError
 from .suite import RewardCase
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ...limits import current
+from ...core.limits import current
 from ...reward import score_completion
 from .caller import Kind, Outcome, RewardCaller
 from .classes import DEFAULT_FAIL_ON, ORDER, RewardClass

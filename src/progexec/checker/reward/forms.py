@@ -14,12 +14,13 @@ from __future__ import annotations
 import math
 import random
 import re
+from ...core.registry import get_dataset
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Optional
 
-from ...limits import current
-from ...items import Item
+from ...core.limits import current
+from ...core.item import Item
 from ...runner import execute
 from .golds import Gold, program_reproduces
 
@@ -178,7 +179,7 @@ def _option_value(gold: Gold, rng: random.Random) -> str:
 
 
 def _wrong_option(gold: Gold, rng: random.Random) -> Optional[str]:
-    from ...mathqa.options import read_options
+    from ...datasets.mathqa.options import read_options
     options = read_options(str(gold.record["options"])).options
     others = [letter for letter, option in sorted(options.items()) if letter != gold.record["answer"]
               and option.value is not None and far(option.value, float(gold.value))]
@@ -265,14 +266,14 @@ _CALL = re.compile(r"\b(subtract|divide)\(\s*([^(),]+?)\s*,\s*([^(),]+?)\s*\)")
 
 
 def _wrong_program(gold: Gold, rng: random.Random) -> Optional[str]:
-    if gold.dialect == "mathqa" or not program_reproduces(gold):
+    if get_dataset(gold.dialect).option_letters or not program_reproduces(gold):
         return None
     program = str(gold.record["program"])
     match = _CALL.search(program)
     if match is None or match.group(2) == match.group(3):
         return None
     swapped = f"{program[:match.start()]}{match.group(1)}({match.group(3)}, {match.group(2)}){program[match.end():]}"
-    item = Item(gold.key, swapped, gold.record["table"], gold.record["answer"], True, gold.dialect)
+    item = Item(gold.key, swapped, gold.record["table"], gold.record["answer"], True, dialect=get_dataset(gold.dialect))
     official = execute(item).official
     if official is None or not official.valid or not isinstance(official.value, float) \
             or not far(official.value, float(gold.value)):

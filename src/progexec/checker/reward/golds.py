@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import math
 import re
+from ...core.registry import get_dataset
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ...limits import current
+from ...core.limits import current
 from ...corpus import convfinqa_records, finqa_records
-from ...items import Item
-from ...mathqa.corpus import mathqa_records
-from ...mathqa.execute import execute_problem
-from ...mathqa.options import read_options
+from ...core.item import Item
+from ...datasets.mathqa.corpus import mathqa_records
+from ...datasets.mathqa.execute import execute_problem
+from ...datasets.mathqa.options import read_options
 from ...runner import execute
 
 _TABLE_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
@@ -50,7 +51,7 @@ class Gold:
 
     @property
     def is_option(self) -> bool:
-        return self.dialect == "mathqa"
+        return get_dataset(self.dialect).option_letters
 
 
 def _numbers(table: Sequence[Sequence[str]] | None) -> tuple[float, ...]:
@@ -111,13 +112,13 @@ def gold_pool() -> tuple[Gold, ...]:
 
 @lru_cache(maxsize=None)
 def _program_reproduces(gold: Gold) -> bool:
-    if gold.dialect == "mathqa":
+    if gold.is_option:  # a problem answered by option (MathQA)
         result = execute_problem(gold.extra["row"], gold.extra["index"])
         return result.match is True and result.option == gold.record["answer"]
     program = gold.record["program"]
     if "(" not in program:  # a ConvFinQA turn that is a bare number: no program to write
         return False
-    item = Item(gold.key, program, gold.record["table"], gold.record["answer"], True, gold.dialect)
+    item = Item(gold.key, program, gold.record["table"], gold.record["answer"], True, dialect=get_dataset(gold.dialect))
     return execute(item).match is True
 
 

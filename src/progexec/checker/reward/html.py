@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any, Optional
 
-from ...errors import SetupError
+from ...core.errors import SetupError
 from .check import RewardReport
 from .output import as_json
 

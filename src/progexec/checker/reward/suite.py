@@ -15,8 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ...limits import current
-from ...errors import OptionError
+from ...core.limits import current
+from ...core.errors import OptionError
 from .forms import FORMS, FORMS_BY_NAME, Form
 from .golds import Gold, gold_pool
 

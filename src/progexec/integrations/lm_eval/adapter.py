@@ -14,9 +14,10 @@ from typing import Any
 from ..docs import TASKS, task_docs
 from ..judge import judge
 
-SOURCE_KEYS = {"finqa": "finqa_source", "convfinqa": "convfinqa_source", "mathqa": "mathqa_source",
-               "tatqa": "tatqa_source"}
-"""The ``--metadata`` key naming each dialect's source (an embedded corpus name or a dataset file)."""
+def source_key(dialect: str) -> str:
+    """The ``--metadata`` key naming a dataset's source (an embedded corpus name or a dataset file):
+    ``finqa_source``, ``convfinqa_source``, ``mathqa_source``, ``tatqa_source``."""
+    return f"{dialect}_source"
 
 
 def dataset(task: str, metadata: Mapping[str, Any]) -> Any:
@@ -26,7 +27,7 @@ def dataset(task: str, metadata: Mapping[str, Any]) -> Any:
     dialect's source key is read, so other keys (``version``, a model's arguments) are ignored.
     """
     datasets = importlib.import_module("datasets")
-    source = metadata.get(SOURCE_KEYS[TASKS[task].dialect])
+    source = metadata.get(source_key(TASKS[task].dialect))
     docs = task_docs(task, None if source is None else str(source))
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(docs)})
 
@@ -36,4 +37,4 @@ def process_results(task: str, doc: Mapping[str, Any], results: Sequence[str]) -
     return judge(task, doc, results[0]).metrics
 
 
-__all__ = ["SOURCE_KEYS", "dataset", "process_results"]
+__all__ = ["source_key", "dataset", "process_results"]

@@ -1,0 +1,198 @@
+"""The TAT-QA divergence report: every arithmetic derivation executed, its findings counted and listed.
+
+A report is built from the derivation results of a dataset (:mod:`progexec.datasets.tatqa.execute`); the
+other answer types are counted, not executed. ``render_json``, ``render_markdown`` and
+``render_html`` give report.json, report.md and report.html (the HTML with the shared sortable,
+filterable tables of :mod:`progexec.report.interactive`). Outputs are deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from html import escape
+from typing import Any
+
+from ...records import FORMAT_VERSION
+from ...report import interactive as ui
+from .execute import DerivationResult, Finding
+from .scoring import TatqaScore
+
+TITLE = "TAT-QA derivations"
+
+
+@dataclass(slots=True)
+class TatqaReport:
+    """What every format shows. ``results`` keeps input order; ``other_types`` counts the questions not executed."""
+
+    source: str
+    results: list[DerivationResult] = field(default_factory=list)
+    other_types: Counter[str] = field(default_factory=Counter)
+    meta: dict[str, Any] | None = None
+
+    @property
+    def arithmetic(self) -> int:
+        return len(self.results)
+
+    def classes(self) -> dict[str, int]:
+        """Finding label -> number of derivations with it (every class listed, zeros included)."""
+        counts = {finding.label: 0 for finding in Finding}
+        for result in self.results:
+            for finding in result.findings:
+                counts[finding.label] += 1
+        return counts
+
+    def executes(self) -> int:
+        """Derivations whose float64 value matches the gold answer under one of the rules."""
+        return sum(1 for result in self.results if result.executes)
+
+    def as_written(self) -> int:
+        """Derivations whose float64 value matches the gold answer as written (no x100, accounting reading)."""
+        return sum(1 for result in self.results if result.match)
+
+    def rules(self) -> dict[str, int]:
+        return dict(sorted(Counter(result.rule or "none" for result in self.results).items()))
+
+    def summary(self) -> dict[str, Any]:
+        return {"source": self.source, "arithmetic": self.arithmetic, "executes": self.executes(),
+                "as_written": self.as_written(), "classes": self.classes(), "rules": self.rules(),
+                "not_executed": dict(sorted(self.other_types.items()))}
+
+
+def build_tatqa_report(results: Iterable[DerivationResult | str], source: str,
+                       progress: Callable[[int], None] | None = None) -> TatqaReport:
+    """Collect derivation results in order; a string stands for a question of that (non-arithmetic) type."""
+    report = TatqaReport(source)
+    for done, result in enumerate(results, start=1):
+        if isinstance(result, str):
+            report.other_types[result] += 1
+        else:
+            report.results.append(result)
+        if progress is not None:
+            progress(done)
+    return report
+
+
+def _exact(value: Fraction | None) -> str | None:
+    if value is None:
+        return None
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def entry(result: DerivationResult) -> dict[str, Any]:
+    """One derivation in report.json."""
+    record: dict[str, Any] = {"uid": result.uid, "status": result.status.label, "value": result.value,
+                              "gold": result.gold}
+    record.update(result.record_fields())
+    record["exact"] = _exact(result.exact)
+    if result.message:
+        record["message"] = result.message
+    return record
+
+
+def render_json(report: TatqaReport) -> str:
+    """report.json: the summary and every derivation with a finding (all of them under ``derivations``)."""
+    document = {"format_version": FORMAT_VERSION, "dialect": "tatqa", "meta": report.meta,
+                "summary": report.summary(),
+                "findings": {finding.label: finding.text for finding in Finding},
+                "derivations": [entry(result) for result in report.results]}
+    return json.dumps(document, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _value(value: object) -> str:
+    return "" if value is None else repr(value) if isinstance(value, float) else str(value)
+
+
+def _lead(report: TatqaReport) -> str:
+    classes = report.classes()
+    shown = ", ".join(f"`{label}` {count}" for label, count in classes.items())
+    other = sum(report.other_types.values())
+    return (f"Source: {report.source}. Arithmetic questions: {report.arithmetic} ({other} of other types counted, "
+            f"not executed). **{report.executes()}** derivations execute to their gold answer under the rules "
+            f"({report.as_written()} as written). Findings: {shown}.")
+
+
+def render_markdown(report: TatqaReport) -> str:
+    """report.md: the summary, then one table per finding."""
+    lines = [f"# {TITLE}", "", _lead(report), "", "| finding | count | meaning |", "|---|---|---|"]
+    classes = report.classes()
+    lines += [f"| `{finding.label}` | {classes[finding.label]} | {finding.text} |" for finding in Finding]
+    lines += ["", "Rules under which the float64 value matches: "
+              + ", ".join(f"`{name}` {count}" for name, count in report.rules().items()) + ".", ""]
+    for finding in Finding:
+        rows = [result for result in report.results if finding in result.findings]
+        lines += [f"## `{finding.label}`: {len(rows)}", ""]
+        if not rows:
+            lines += ["None.", ""]
+            continue
+        lines += ["| uid | derivation | float64 | exact | gold | scale | rule |", "|---|---|---|---|---|---|---|"]
+        lines += [f"| {_cell(r.uid)} | `{_cell(r.derivation.strip())}` | {_value(r.value)} | "
+                  f"{_cell(_exact(r.exact) or '')} | {_cell(r.gold)} | {_cell(r.scale)} | {r.rule or ''} |"
+                  for r in rows]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _row(result: DerivationResult) -> ui.Row:
+    labels = " ".join(finding.label for finding in result.findings) or "none"
+    cells = [ui.text(result.uid), ui.Cell(f"<code>{escape(result.derivation.strip())}</code>"),
+             ui.Cell(escape(_value(result.value)), ui.number_key(result.value)),
+             ui.text(_exact(result.exact) or ""), ui.text(result.gold), ui.text(result.scale),
+             ui.text(result.rule or ""), ui.text(labels)]
+    return ui.Row(cells, data=(("finding", labels),), text=f"{result.uid} {result.derivation}")
+
+
+def render_html(report: TatqaReport) -> str:
+    """report.html: one self-contained page (summary, a sortable table of every derivation, filter by finding)."""
+    classes = report.classes()
+    summary = "".join(f"<tr><td><code>{finding.label}</code></td><td class=\"num\">{classes[finding.label]}</td>"
+                      f"<td>{escape(finding.text)}</td></tr>" for finding in Finding)
+    columns = [ui.Column("uid", css="id"), ui.Column("derivation", css="wide-text"), ui.Column("float64", True),
+               ui.Column("exact"), ui.Column("gold"), ui.Column("scale"), ui.Column("rule"), ui.Column("findings")]
+    options = tuple((finding.label, finding.label) for finding in Finding) + (("none", "none"),)
+    listed = ui.table("derivations", columns, [_row(result) for result in report.results],
+                      filters=(ui.Filter("finding", "finding", options),), search="filter derivations")
+    lead = "".join(f"<code>{escape(piece)}</code>" if odd % 2 else escape(piece)
+                   for odd, piece in enumerate(_lead(report).replace("**", "").split("`")))
+    return ui.fill("tatqa.html", {"lead": lead, "summary": summary, "derivations": listed})
+
+
+
+
+def render_score_html(result: TatqaScore, gold: str, pred: str) -> str:
+    """score.html of a TAT-QA score: the figures, the answer type x answer source table, every question
+    (sortable, filterable by reason and answer type)."""
+    lead = (f"Gold {escape(gold)}, predictions {escape(pred)}: {result.count} questions. Exact match "
+            f"{result.em * 100:.2f}, F1 {result.f1 * 100:.2f}, scale score {result.scale * 100:.2f} "
+            f"(as tatqa_eval.py prints them; exact floats {result.em!r}, {result.f1!r}, {result.scale!r}).")
+    if result.aborted:
+        lead += f" The official script would stop: {escape(result.aborted)}"
+    summary = "".join(f"<tr><td>{escape(kind)}</td><td>{escape(source)}</td><td class=\"num\">{cell.count}</td>"
+                      f"<td class=\"num\">{cell.em:.6f}</td><td class=\"num\">{cell.f1:.6f}</td></tr>"
+                      for (kind, source), cell in sorted(result.cells.items()))
+    columns = [ui.Column("uid", css="id"), ui.Column("type"), ui.Column("source"), ui.Column("EM", True),
+               ui.Column("F1", True), ui.Column("scale counted"), ui.Column("prediction", css="wide-text"),
+               ui.Column("gold (normalised)", css="wide-text"), ui.Column("reason")]
+    rows = [ui.Row([ui.text(q.uid), ui.text(q.answer_type), ui.text(q.answer_from),
+                    ui.Cell(f"{q.em:g}", ui.number_key(q.em)), ui.Cell(f"{q.f1:g}", ui.number_key(q.f1)),
+                    ui.text("yes" if q.scale_counted else "no"), ui.text(f"{q.pred_string} [{q.pred_scale}]" if q.pred_scale else q.pred_string),
+                    ui.text(q.gold_string), ui.text(q.reason.label)],
+                   data=(("reason", q.reason.label), ("type", str(q.answer_type))), text=q.uid)
+            for q in result.questions]
+    reasons = tuple((label, label) for label in result.reasons())
+    kinds = tuple((kind, kind) for kind in sorted({str(q.answer_type) for q in result.questions}))
+    listed = ui.table("questions", columns, rows, filters=(ui.Filter("reason", "reason", reasons),
+                                                           ui.Filter("type", "answer type", kinds)),
+                      search="filter questions")
+    return ui.fill("tatqa_score.html", {"lead": lead, "summary": summary, "questions": listed})
+
+
+__all__ = ["TatqaReport", "build_tatqa_report", "entry", "render_json", "render_markdown", "render_html",
+           "render_score_html"]
