@@ -163,16 +163,22 @@ def cached_gold(gold: Mapping[str, Any] | str) -> GoldRecord | Mapping[str, Any]
     return record
 
 
-def score_line(text: str | bytes, line: int, default_policy: Policy | None = None) -> str:
-    """One input line (text or UTF-8 bytes, without the newline) to one output line (JSON, no newline), by the
-    readers' rules: over ``max_line_chars``, not JSON, a huge integer, invalid Unicode are bad_input."""
+def line_record(text: str | bytes, line: int, default_policy: Policy | None = None) -> dict[str, Any]:
+    """One input line (text or UTF-8 bytes, without the newline) to its output record, by the readers' rules:
+    over ``max_line_chars``, not JSON, a huge integer, invalid Unicode are bad_input."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "surrogateescape")
     where = f"line {line}"
     if len(text) > (bound := current().max_line_chars):
-        return dumps(score_record(Record(line, where, error=f"{where} is over {bound} characters (max_line_chars)"),
-                                  default_policy))
-    return dumps(score_record(decode(text.removesuffix("\r"), line, where), default_policy))
+        return score_record(Record(line, where, error=f"{where} is over {bound} characters (max_line_chars)"),
+                            default_policy)
+    return score_record(decode(text.removesuffix("\r"), line, where), default_policy)
+
+
+def score_line(text: str | bytes, line: int, default_policy: Policy | None = None) -> str:
+    """One input line to one output line (JSON, no newline): :func:`line_record`'s record as ``progexec reward``
+    writes it."""
+    return dumps(line_record(text, line, default_policy))
 
 
 def score_lines(lines: Sequence[str | bytes], first_line: int = 1, default_policy: Policy | None = None) -> list[str]:
@@ -188,3 +194,31 @@ def _record(item_id: Any, line: int, result: RewardResult) -> dict[str, Any]:
 
 def _bad(item_id: Any, line: int, detail: str, policy: Policy | None) -> dict[str, Any]:
     return _record(item_id, line, make_result(RewardStatus.BAD_INPUT, policy or DEFAULT_POLICY, detail=detail))
+
+
+def score_batch(inputs: Sequence[str | bytes | Mapping[str, Any]], policy: Policy | str | None = None,
+                first_line: int = 1) -> list[dict[str, Any]]:
+    """Score a batch for a trainer or a Ray task: one output record per input, in order, nothing dropped.
+
+    Each input is a ``progexec reward`` input line (JSON text or UTF-8 bytes, without its newline) or its decoded
+    record ``{"id", "completion", "gold", "policy"?}``; each output is the record ``progexec reward`` writes for
+    it (:data:`OUTPUT_KEYS`: ``score``, ``status``, ...), ``line`` numbering inputs from ``first_line``. A blank
+    line or an unusable input is a ``bad_input`` record naming its line. ``policy`` is the default for inputs
+    whose line and gold name none (an unknown one raises GoldRecordError). A module-level function of plain
+    data: it pickles, so ``ray.remote(score_batch)`` runs it as a task, and keeps nothing between calls but
+    the parsed-gold cache.
+    """
+    default = None if policy is None else parse_policy(policy)
+    out: list[dict[str, Any]] = []
+    for offset, given in enumerate(inputs):
+        line = first_line + offset
+        if isinstance(given, Mapping):
+            out.append(score_item(given, line, default))
+        elif isinstance(given, (str, bytes)) and not given.strip():
+            out.append(_bad(None, line, f"line {line} is blank: not an input record", default))
+        elif isinstance(given, (str, bytes)):
+            out.append(line_record(given, line, default))
+        else:
+            out.append(_bad(None, line, f"line {line}: an input is a JSON line or its object, got "
+                            f"{type(given).__name__}", default))
+    return out
