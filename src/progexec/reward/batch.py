@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
 
-from ..jsonrecords import Record, decode, unreadable_reason
+from ..jsonrecords import Record, decode, line_record, unreadable_reason
 from ..limits import current
 from ..records import dumps
 from .core import score_completion
@@ -99,6 +99,23 @@ def score_chunk(records: Sequence[Record], default_policy: Policy | None = None)
     return ("\n".join(out) if len(out) > 1 else ""), counts
 
 
+LineChunk = tuple[int, list["str | Record"]]
+"""Consecutive input lines as read, undecoded: the first one's number and each line's text (blank lines
+included, so the n-th is line first + n), or its Record where the reader already judged it (over
+``max_line_chars``). What ``progexec reward`` sends a worker: text, never decoded records."""
+
+
+def score_line_chunk(chunk: LineChunk | Sequence[Record], default_policy: Policy | None = None,
+                     ) -> tuple[str, dict[str, int]]:
+    """:func:`score_chunk` of raw lines (a :data:`LineChunk`, decoded here by the readers' rules) or of records."""
+    if isinstance(chunk, tuple):
+        first, lines = chunk
+        records = [line if isinstance(line, Record) else line_record(line, first + offset)
+                   for offset, line in enumerate(lines)]
+        return score_chunk([record for record in records if record is not None], default_policy)
+    return score_chunk(chunk, default_policy)
+
+
 MAX_CACHED_GOLDS = 4096
 # bound: MAX_CACHED_GOLDS = 4096 — parsed gold records kept per process (the oldest dropped first)
 MAX_CACHED_GOLD_CELLS = 10_000
@@ -163,7 +180,7 @@ def cached_gold(gold: Mapping[str, Any] | str) -> GoldRecord | Mapping[str, Any]
     return record
 
 
-def line_record(text: str | bytes, line: int, default_policy: Policy | None = None) -> dict[str, Any]:
+def output_record(text: str | bytes, line: int, default_policy: Policy | None = None) -> dict[str, Any]:
     """One input line (text or UTF-8 bytes, without the newline) to its output record, by the readers' rules:
     over ``max_line_chars``, not JSON, a huge integer, invalid Unicode are bad_input."""
     if isinstance(text, bytes):
@@ -176,9 +193,9 @@ def line_record(text: str | bytes, line: int, default_policy: Policy | None = No
 
 
 def score_line(text: str | bytes, line: int, default_policy: Policy | None = None) -> str:
-    """One input line to one output line (JSON, no newline): :func:`line_record`'s record as ``progexec reward``
+    """One input line to one output line (JSON, no newline): :func:`output_record`'s record as ``progexec reward``
     writes it."""
-    return dumps(line_record(text, line, default_policy))
+    return dumps(output_record(text, line, default_policy))
 
 
 def score_lines(lines: Sequence[str | bytes], first_line: int = 1, default_policy: Policy | None = None) -> list[str]:
@@ -217,7 +234,7 @@ def score_batch(inputs: Sequence[str | bytes | Mapping[str, Any]], policy: Polic
         elif isinstance(given, (str, bytes)) and not given.strip():
             out.append(_bad(None, line, f"line {line} is blank: not an input record", default))
         elif isinstance(given, (str, bytes)):
-            out.append(line_record(given, line, default))
+            out.append(output_record(given, line, default))
         else:
             out.append(_bad(None, line, f"line {line}: an input is a JSON line or its object, got "
                             f"{type(given).__name__}", default))
