@@ -30,13 +30,18 @@ OUTPUT_KEYS = ("id", "line", "score", "correct", "format_ok", "extracted", "valu
 """The keys of every output line, in order."""
 
 
-def score_item(item: object, line: int, default_policy: Policy | None = None) -> dict[str, Any]:
-    """One parsed input object to its output record (``id`` and ``line`` first, then the result)."""
+def score_item(item: object, line: int, default_policy: Policy | None = None, *, readable: bool = False,
+               ) -> dict[str, Any]:
+    """One parsed input object to its output record (``id`` and ``line`` first, then the result).
+
+    ``readable`` says the object was decoded by the readers (:func:`progexec.jsonrecords.decode`, the list
+    reader), which refuse a huge integer and text that is not valid Unicode themselves, so it is not walked
+    again for them (that walk over every string of the record was the largest single cost of a line)."""
     item_id: Any = None
     if not isinstance(item, Mapping):
         return _bad(None, line, f"line {line}: an input line is a JSON object, got {type(item).__name__}",
                     default_policy)
-    unreadable = unreadable_reason(item)
+    unreadable = None if readable else unreadable_reason(item)
     if unreadable is not None:  # a huge integer or a lone surrogate kept in place by a lenient decoder
         return _bad(None, line, f"line {line} {unreadable}", default_policy)
     item_id = item.get("id")
@@ -73,11 +78,12 @@ def _usable_id(item_id: object) -> bool:
 
 
 def score_record(record: Record, default_policy: Policy | None = None) -> dict[str, Any]:
-    """One record from the readers to its output record (an unreadable record is bad_input naming its line)."""
+    """One record from the readers to its output record (an unreadable record is bad_input naming its line).
+    A Record is the readers': its value holds no huge integer and no lone surrogate (they refuse both)."""
     if record.error is not None:
         return _bad(None, record.number, record.error if record.error.startswith(("line", "item")) else
                     f"line {record.number}: {record.error}", default_policy)
-    return score_item(record.value, record.number, default_policy)
+    return score_item(record.value, record.number, default_policy, readable=True)
 
 
 def score_records(records: Sequence[Record], default_policy: Policy | None = None) -> list[dict[str, Any]]:
