@@ -3,6 +3,9 @@
 
 Prints one table per part, each figure beside its reference and its goal:
 
+* async:     how late a probe coroutine (a 10 ms tick) gets on the event loop that awaits
+  ``compute_score_async`` / ``AsyncProgexecReward`` over the gold set with 1 MB and 99,000-character
+  completions in the batch (goal: never more than 100 ms late);
 * start-up:  CPU seconds of ``progexec exec EMPTY.json`` (goal <= 0.15 s);
 * in-process: ``runner.execute`` (parse + run + official verdict + gold match) per program beside the
   official ``program_tokenization`` + ``eval_program`` loop imported from a checkout, over FinQA
@@ -414,6 +417,59 @@ def ray_table(bench: user_path.Bench, count: int) -> Iterator[str]:
            f"| {_goal(speed >= RAY_GOAL)} |")
 
 
+# ---------------------------------------------------------------- async rewards: a responsive event loop
+
+
+def async_table(bench: user_path.Bench) -> Iterator[str]:
+    import asyncio
+
+    from progexec.integrations.trl import AsyncProgexecReward
+    from progexec.integrations.verl import compute_score_async
+
+    data = REPO / "tests" / "data" / "rewards"
+    items = [json.loads(line) for line in gzip.decompress((data / "convfinqa_sonnet.jsonl.gz").read_bytes())
+             .decode("utf-8").splitlines()]
+    long_ones = ["Let me think. " * 75_000 + "Answer: 94.0", "Let me think. " * 7_000 + "Answer: 94.0"] * 20
+    completions = [item["completion"] for item in items] + long_ones
+    answers = [str(item["gold"]["answer"]) for item in items] + ["94.0"] * len(long_ones)
+    programs = [item["gold"]["program"] for item in items] + ["subtract(5829, 5735)"] * len(long_ones)
+
+    async def probed(work: Callable[[], Any]) -> tuple[float, float, int]:
+        done = asyncio.Event()
+        late: list[float] = []
+
+        async def probe() -> None:
+            loop = asyncio.get_running_loop()
+            while not done.is_set():
+                planned = loop.time() + 0.01
+                await asyncio.sleep(0.01)
+                late.append(loop.time() - planned)
+
+        ticker = asyncio.create_task(probe())
+        started = time.perf_counter()
+        await work()
+        seconds = time.perf_counter() - started
+        done.set()
+        await ticker
+        return seconds, max(late, default=0.0), len(late)
+
+    def verl_batch() -> Any:
+        return asyncio.gather(*(compute_score_async("progexec/convfinqa", completion, answer, {"program": program})
+                                for completion, answer, program in zip(completions, answers, programs)))
+
+    def trl_batch() -> Any:
+        return AsyncProgexecReward(policy="numeric")(prompts=None, completions=completions, answer=answers,
+                                                     program=programs)
+
+    yield "| reward | completions (of them 1 MB / 99,000 chars) | seconds | probe ticks | most late ms | goal <= 100 ms |"
+    yield "|---|---:|---:|---:|---:|---|"
+    for label, work in (("verl compute_score_async (gathered)", verl_batch),
+                        ("TRL AsyncProgexecReward (one batch)", trl_batch)):
+        seconds, late, ticks = asyncio.run(probed(work))
+        yield (f"| {label} | {len(completions):,} (20 / 20) | {seconds:.2f} | {ticks} | {late * 1000:.1f} "
+               f"| {_goal(late <= 0.1)} |")
+
+
 # ---------------------------------------------------------------- check-evaluator
 
 
@@ -440,7 +496,7 @@ def check_table(bench: user_path.Bench, cases: int) -> Iterator[str]:
 # ---------------------------------------------------------------- main
 
 
-PARTS = ("startup", "inprocess", "cold", "exec", "reward", "jobs", "ray", "check")
+PARTS = ("startup", "inprocess", "cold", "exec", "reward", "jobs", "ray", "async", "check")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -479,6 +535,7 @@ def main(argv: list[str] | None = None) -> int:
             "reward": ("progexec reward", lambda: reward_table(bench, args.reward_n, args.baseline_src)),
             "jobs": ("--jobs 2 beside serial, wall time, best of the runs", lambda: jobs_table(bench, args.baseline_src)),
             "ray": ("a local 2-CPU Ray cluster beside serial, in this process", lambda: ray_table(bench, args.ray_n)),
+            "async": ("async rewards: how late a probe coroutine gets", lambda: async_table(bench)),
             "check": ("check-evaluator --cmd", lambda: check_table(bench, args.check_cases)),
         }
         for part in parts:

@@ -149,7 +149,7 @@ def test_one_pool_serves_every_loop_and_thread() -> None:
 
     def in_a_new_loop() -> None:
         results.append(asyncio.run(adapter.compute_score_async(source, completion, truth, extra))["score"])
-        pools.append(offload.shared_pool())
+        pools.append(offload.scoring_thread())
 
     in_a_new_loop()
     other = threading.Thread(target=in_a_new_loop)
@@ -163,7 +163,7 @@ def test_one_pool_serves_every_loop_and_thread() -> None:
 def _score_in_child(connection: Any) -> None:
     source, completion, truth, extra = _verl_args(ITEMS[0], "numeric")
     score = asyncio.run(adapter.compute_score_async(source, completion, truth, extra))["score"]
-    connection.send((score, offload.shared_pool() is not PARENT_POOL[0]))
+    connection.send((score, offload.scoring_thread() is not PARENT_POOL[0]))
     connection.close()
 
 
@@ -175,7 +175,7 @@ def test_a_forked_child_makes_its_own_pool() -> None:
         pytest.skip("no fork on this platform")
     source, completion, truth, extra = _verl_args(ITEMS[0], "numeric")
     asyncio.run(adapter.compute_score_async(source, completion, truth, extra))  # the parent's pool has a thread
-    PARENT_POOL[:] = [offload.shared_pool()]
+    PARENT_POOL[:] = [offload.scoring_thread()]
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     with warnings.catch_warnings():  # Python 3.12+ warns on fork() in a process with threads: this test means it

@@ -1,9 +1,9 @@
-"""The async rewards' worker: one thread pool per process, so a trainer's event loop never waits on a score.
+"""The async rewards' worker: one scoring thread per process, so a trainer's event loop never waits on a score.
 
-An ``async`` reward awaits :func:`offloaded`, which runs the scoring call on this pool and gives the
-loop back at once. The pool is made on first use (nothing bound to an event loop exists at import, so
-any loop in any thread, or a Ray actor's, can await it), is shared by every loop of the process, and is
-forgotten in a forked child (its threads do not exist there; the child makes its own). The caller's
+An ``async`` reward awaits :func:`offloaded`, which hands the scoring call to this thread and gives the
+loop back at once. The thread is started on first use (nothing bound to an event loop exists at import,
+so any loop in any thread, or a Ray actor's, can await it), is shared by every loop of the process, and
+is forgotten in a forked child (it does not exist there; the child starts its own). The caller's
 context variables (``progexec.limits.using``) travel with each call.
 
 A thread, not a process: scoring holds the GIL in short steps (a completion is at most
@@ -17,40 +17,78 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import functools
 import os
+import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 R = TypeVar("R")
 
-OFFLOAD_THREADS = 1
-# bound: OFFLOAD_THREADS = 1 — scoring threads per process (the GIL makes more of them no faster)
+_Call = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", contextvars.Context, Callable[..., Any],
+              tuple[Any, ...], dict[str, Any]]
+
+
+class ScoringThread:
+    """One daemon thread judging calls in the order they come, from any event loop of the process.
+
+    A call costs its loop a future and a put on a C queue, and the answer one ``call_soon_threadsafe``: far less
+    loop time than a ``concurrent.futures`` pool's submit, which matters when a trainer gathers thousands of
+    rewards at once."""
+
+    def __init__(self) -> None:
+        self.calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._serve, name="progexec-reward", daemon=True)
+        self.thread.start()
+
+    def submit(self, call: _Call) -> None:
+        self.calls.put(call)
+
+    def _serve(self) -> None:
+        while True:
+            loop, future, context, function, args, kwargs = self.calls.get()
+            try:
+                outcome: tuple[bool, Any] = (True, context.run(function, *args, **kwargs))
+            except BaseException as error:  # noqa: BLE001  (handed to the awaiting coroutine, raised there)
+                outcome = (False, error)
+            try:
+                loop.call_soon_threadsafe(_settle, future, outcome)
+            except RuntimeError:  # the loop was closed meanwhile: no one is waiting for the answer
+                pass
+
+
+def _settle(future: asyncio.Future[Any], outcome: tuple[bool, Any]) -> None:
+    if future.cancelled():
+        return
+    done, value = outcome
+    if done:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
 
 _lock = threading.Lock()
-_pool: ThreadPoolExecutor | None = None
+_worker: ScoringThread | None = None
 _owner = os.getpid()
 
 
-def shared_pool() -> ThreadPoolExecutor:
-    """This process's scoring pool, made on first use (again in a forked child)."""
-    global _pool, _owner
-    pool = _pool
-    if pool is not None and _owner == os.getpid():
-        return pool
+def scoring_thread() -> ScoringThread:
+    """This process's scoring thread, started on first use (again in a forked child)."""
+    global _worker, _owner
+    worker = _worker
+    if worker is not None and _owner == os.getpid():
+        return worker
     with _lock:
-        if _pool is None or _owner != os.getpid():
-            _pool = ThreadPoolExecutor(max_workers=OFFLOAD_THREADS, thread_name_prefix="progexec-reward")
+        if _worker is None or _owner != os.getpid():
+            _worker = ScoringThread()
             _owner = os.getpid()
-        return _pool
+        return _worker
 
 
 def _forget_after_fork() -> None:
-    """In a forked child: the parent's pool and lock are copies of another process's (its threads are gone)."""
-    global _pool, _lock
-    _pool = None
+    """In a forked child: the parent's thread and lock are copies of another process's (the thread is gone)."""
+    global _worker, _lock
+    _worker = None
     _lock = threading.Lock()
 
 
@@ -58,7 +96,9 @@ os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 async def offloaded(function: Callable[..., R], /, *args: Any, **kwargs: Any) -> R:
-    """``function(*args, **kwargs)`` run on the shared pool, in the caller's context; the running loop is free
+    """``function(*args, **kwargs)`` run on the scoring thread, in the caller's context; the running loop is free
     meanwhile. What it returns is returned and what it raises is raised."""
-    call = functools.partial(contextvars.copy_context().run, function, *args, **kwargs)
-    return await asyncio.get_running_loop().run_in_executor(shared_pool(), call)
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[R] = loop.create_future()
+    scoring_thread().submit((loop, future, contextvars.copy_context(), function, args, kwargs))
+    return await future
