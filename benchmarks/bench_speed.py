@@ -194,8 +194,8 @@ def cold_table(bench: user_path.Bench, baseline: Path | None) -> Iterator[str]:
     head = "| input | official µs/program | progexec µs | ratio | goal <= 1.0x |"
     rule = "|---|---:|---:|---:|---|"
     if baseline is not None:
-        head, rule = head[:-len(" goal <= 1.0x |")] + " baseline µs | baseline ratio | goal <= 1.0x |", \
-            rule + "---:|---:|"
+        head = head[:-len(" goal <= 1.0x |")] + " baseline µs | baseline ratio | goal <= 1.0x |"
+        rule = "|---|---:|---:|---:|---:|---:|---|"
     yield head
     yield rule
     for name, path, module, directory in user_path._exec_inputs(bench):
