@@ -187,3 +187,18 @@ def test_a_forked_child_makes_its_own_pool() -> None:
     assert receiver.recv() == (ITEMS[0]["expected"]["numeric"]["score"], True)
     child.join()
     assert child.exitcode == 0
+
+
+def test_what_the_scoring_call_raises_is_raised_in_the_awaiting_coroutine() -> None:
+    def broken() -> None:
+        raise ValueError("a scorer bug")
+
+    def exhausted() -> None:
+        raise StopIteration
+
+    with pytest.raises(ValueError, match="a scorer bug"):
+        asyncio.run(offload.offloaded(broken))
+    with pytest.raises(RuntimeError, match="StopIteration"):  # asyncio cannot raise StopIteration itself
+        asyncio.run(offload.offloaded(exhausted))
+    with pytest.raises(AdapterInputError, match="no gold"):
+        asyncio.run(adapter.compute_score_async("progexec/finqa", "Answer: 1", None, {}))

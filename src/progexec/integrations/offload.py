@@ -63,6 +63,8 @@ def _settle(future: asyncio.Future[Any], outcome: tuple[bool, Any]) -> None:
     done, value = outcome
     if done:
         future.set_result(value)
+    elif isinstance(value, StopIteration):  # asyncio refuses to raise it through a coroutine
+        future.set_exception(RuntimeError(f"the scoring call raised StopIteration: {value!r}"))
     else:
         future.set_exception(value)
 
