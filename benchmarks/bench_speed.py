@@ -3,17 +3,28 @@
 
 Prints one table per part, each figure beside its reference and its goal:
 
+* async:     how late a probe coroutine (a 10 ms tick) gets on the event loop that awaits
+  ``compute_score_async`` / ``AsyncProgexecReward`` over the gold set with 1 MB and 99,000-character
+  completions in the batch (goal: never more than 100 ms late);
 * start-up:  CPU seconds of ``progexec exec EMPTY.json`` (goal <= 0.15 s);
 * in-process: ``runner.execute`` (parse + run + official verdict + gold match) per program beside the
   official ``program_tokenization`` + ``eval_program`` loop imported from a checkout, over FinQA
   test + dev and ConvFinQA dev, with the compiled-program cache warm (kept between passes, as a
   long-running process has it) and cold (every cache cleared before each pass) (goal <= 1.0x);
-* exec CLI:  ``progexec exec FILE`` CPU per program, JSON read and record write included (the file
-  repeated ``--copies`` times minus its first item alone, so start-up cancels) beside the same official
-  loop, with the standard library's JSON and, when installed, the ``fast`` extra (goal <= 2x);
-* reward:    ``progexec reward`` completions per second on the committed gold set repeated to
-  ``--reward-n`` lines, official and numeric policies, serial (goal >= 20,000/s) and ``--jobs 2`` /
-  a 2-worker local Ray (goal >= 1.7x serial);
+* cold:      each distinct program of a file executed once in a fresh process (``benchmarks/cold_child.py``),
+  progexec's ``runner.execute`` beside the official loop, each side in its own fresh process (goal <= 1.0x);
+* exec CLI:  ``progexec exec FILE`` CPU per program, JSON read and record write included, on the file as
+  downloaded (minus its first item alone, so start-up cancels) and repeated ``--copies`` times (programs
+  served by the cache), beside the same official loop, with the standard library's JSON and, when
+  installed, the ``fast`` extra (goal <= 2x);
+* reward:    ``progexec reward`` on the committed gold set repeated to ``--reward-n`` lines, official and
+  numeric policies: CPU per completion beside the official loop's per program (goal <= 5x), and
+  ``--jobs 2`` / a 2-worker local Ray started by the command (goal >= 1.7x serial);
+* jobs:      ``exec``, ``report`` and ``score`` with ``--jobs 2`` beside serial, wall time (goal >= 1.7x;
+  reward's is in its own table);
+* ray:       ``--ray-n`` completions (10^5) on a local 2-CPU Ray cluster started first (its start reported
+  apart) beside serial, through the chunks ``progexec reward`` sends (goal >= 1.5x; only when Ray is
+  installed);
 * check-evaluator: cases per second of ``check-evaluator --cmd 'node tests/ports/finqa_eval.js'``
   (goal >= 10,000/s with ``--jobs 2``).
 
@@ -51,6 +62,8 @@ INPROCESS_GOAL = 1.0
 EXEC_GOAL = 2.0
 REWARD_GOAL = 20_000.0
 PARALLEL_GOAL = 1.7
+RAY_GOAL = 1.5
+REWARD_RATIO_GOAL = 5.0
 CHECK_GOAL = 10_000.0
 
 
@@ -160,6 +173,46 @@ def inprocess_table(bench: user_path.Bench, passes: int) -> Iterator[str]:
             bench.problems.append(f"in-process {name}: an official verdict differs from the official loop's")
 
 
+# ---------------------------------------------------------------- cold, in a fresh process
+
+
+def _cold_child(bench: user_path.Bench, args: list[str], env: dict[str, str]) -> float | None:
+    """Best CPU µs per program of ``repeat`` fresh children of cold_child.py (None: a child failed)."""
+    best: float | None = None
+    for _ in range(max(bench.repeat, 3)):
+        child = user_path.run_child([bench.python, str(HERE / "cold_child.py"), *args], env=env)
+        if child.returncode:
+            bench.problems.append(f"cold {args[:2]}: exit {child.returncode}: {user_path._tail(child.stderr)}")
+            return None
+        result = json.loads(child.stdout)
+        per = float(result["cpu"]) / int(result["n"]) * 1e6
+        best = per if best is None else min(best, per)
+    return best
+
+
+def cold_table(bench: user_path.Bench, baseline: Path | None) -> Iterator[str]:
+    head = "| input | official µs/program | progexec µs | ratio | goal <= 1.0x |"
+    rule = "|---|---:|---:|---:|---|"
+    if baseline is not None:
+        head = head[:-len(" goal <= 1.0x |")] + " baseline µs | baseline ratio | goal <= 1.0x |"
+        rule = "|---|---:|---:|---:|---:|---:|---|"
+    yield head
+    yield rule
+    for name, path, module, directory in user_path._exec_inputs(bench):
+        if directory is None:
+            yield f"| {name} | no checkout | | | |"
+            continue
+        official = _cold_child(bench, ["official", str(path), str(directory), module], bench.env)
+        ours = _cold_child(bench, ["progexec", str(path)], bench.env)
+        if official is None or ours is None:
+            continue
+        row = f"| {name} | {official:.2f} | {ours:.2f} | {ours / official:.2f}x |"
+        if baseline is not None:
+            base = _cold_child(bench, ["progexec", str(path)], {**bench.env, "PYTHONPATH": str(baseline)})
+            row += f" {base or 0:.2f} | {(base or 0) / official:.2f}x |"
+        yield row + f" {_goal(ours / official <= INPROCESS_GOAL)} |"
+
+
 # ---------------------------------------------------------------- exec through the command line
 
 
@@ -169,8 +222,8 @@ def exec_table(bench: user_path.Bench, copies: int, baseline: Path | None) -> It
         codecs.append(("fast extra (msgspec)", {"PROGEXEC_JSON": "fast"}))
     if baseline is not None:
         codecs.append((f"stdlib, baseline src {baseline}", {"PROGEXEC_JSON": "stdlib", "PYTHONPATH": str(baseline)}))
-    yield (f"| input | programs | JSON codec | progexec CPU s x{copies} | 1-item CPU s | progexec µs/program "
-           "| official loop µs/program | ratio | goal <= 2x |")
+    yield ("| input | programs | JSON codec | as downloaded µs/program | ratio | each program x"
+           f"{copies} µs/program | ratio | official loop µs/program | goal <= 2x |")
     yield "|---|---:|---|---:|---:|---:|---:|---:|---|"
     for name, path, module, directory in user_path._exec_inputs(bench):
         stem = f"{path.parent.name}-{path.stem}"
@@ -187,18 +240,18 @@ def exec_table(bench: user_path.Bench, copies: int, baseline: Path | None) -> It
                     [bench.python, "-m", "progexec", "exec", str(target), "--quiet"],
                     env={**bench.env, **env_codec}, keep_stdout=False))
 
-            big, small = exec_cpu(many), exec_cpu(one)
-            if big.returncode or small.returncode:
-                bench.problems.append(f"exec {name}: exit {big.returncode or small.returncode}")
+            big, small, once = exec_cpu(many), exec_cpu(one), exec_cpu(path)
+            if big.returncode > 1 or small.returncode > 1 or once.returncode > 1:
+                bench.problems.append(f"exec {name}: exit {big.returncode or small.returncode or once.returncode}")
                 continue
-            per_program = (big.cpu - small.cpu) / (n * copies - n_first) * 1e6
+            repeated = (big.cpu - small.cpu) / (n * copies - n_first) * 1e6
+            downloaded = (once.cpu - small.cpu) / (n - n_first) * 1e6
             if official_us is None:
-                cell, ratio, goal = "no checkout", "-", "-"
-            else:
-                cell, ratio = f"{official_us:.1f}", f"{per_program / official_us:.2f}x"
-                goal = _goal(per_program / official_us <= EXEC_GOAL)
-            yield (f"| {name} | {n} | {label} | {big.cpu:.3f} | {small.cpu:.3f} | {per_program:.1f} | {cell} "
-                   f"| {ratio} | {goal} |")
+                yield f"| {name} | {n} | {label} | {downloaded:.1f} | - | {repeated:.1f} | - | no checkout | - |"
+                continue
+            yield (f"| {name} | {n} | {label} | {downloaded:.1f} | {downloaded / official_us:.2f}x | {repeated:.1f} "
+                   f"| {repeated / official_us:.2f}x | {official_us:.1f} "
+                   f"| {_goal(max(downloaded, repeated) / official_us <= EXEC_GOAL)} |")
 
 
 # ---------------------------------------------------------------- reward
@@ -218,37 +271,203 @@ def reward_input(target: Path, count: int, policy: str) -> Path:
     return target
 
 
-def reward_table(bench: user_path.Bench, count: int) -> Iterator[str]:
+def _official_us(bench: user_path.Bench) -> float | None:
+    """The official loop's CPU µs per program on FinQA test (the reward's yardstick), or None without a checkout."""
+    name, path, module, directory = user_path._exec_inputs(bench)[0]
+    loop = user_path._official_loop(bench, module, directory, path, bench.repeat * 10)
+    return float(loop["cpu"]) / int(loop["n"]) * 1e6 if loop is not None else None
+
+
+def _startup_cpu(bench: user_path.Bench, env: dict[str, str]) -> float:
+    empty = bench.work / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    return user_path.best_of(max(bench.repeat, 3), lambda: user_path.run_child(
+        [bench.python, "-m", "progexec", "reward", str(empty), "--quiet"], env=env)).cpu
+
+
+def reward_table(bench: user_path.Bench, count: int, baseline: Path | None) -> Iterator[str]:
     engines: list[tuple[str, list[str]]] = [("serial", []), ("--jobs 2", ["--jobs", "2"])]
     if importlib.util.find_spec("ray") is not None:
-        engines.append(("local Ray, 2 workers", ["--engine", "ray", "--jobs", "2"]))
-    yield ("| policy | engine | lines | wall s | CPU s (the command; pool workers are not its children) | completions/s "
-           "| vs serial | same output | goal |")
-    yield "|---|---|---:|---:|---:|---:|---:|---|---|"
-    for policy in ("official", "numeric"):
-        source = reward_input(bench.work / f"reward-{policy}.jsonl", count, policy)
-        serial_rate = 0.0
-        serial_out: bytes | None = None
-        for label, extra in engines:
-            out = bench.work / f"reward-{policy}-out.jsonl"
-            child = user_path.run_child([bench.python, "-m", "progexec", "reward", str(source), "--out", str(out),
-                                         "--quiet", *extra], env=bench.env)
-            if child.returncode:
-                bench.problems.append(f"reward {policy} {label}: exit {child.returncode}: "
-                                      f"{user_path._tail(child.stderr)}")
-                continue
-            produced = out.read_bytes()
-            rate = count / child.wall
-            if not extra:
-                serial_rate, serial_out = rate, produced
-                goal = f">= 20,000/s: {_goal(rate >= REWARD_GOAL)}"
-            else:
-                goal = f">= 1.7x: {_goal(rate >= PARALLEL_GOAL * serial_rate)}"
-            same = "yes" if produced == serial_out else "NO"
+        engines.append(("local Ray started by the command, 2 workers", ["--engine", "ray", "--jobs", "2"]))
+    sides = [("progexec", bench.env)]
+    if baseline is not None:
+        sides.append((f"baseline {baseline}", {**bench.env, "PYTHONPATH": str(baseline)}))
+    official_us = _official_us(bench)
+    yield (f"official loop (FinQA test): {official_us:.2f} µs/program" if official_us is not None else
+           "official loop: no checkout (the ratio column is empty)")
+    yield ""
+    yield ("| src | policy | engine | lines | wall s | CPU s (the command alone) | µs/completion (CPU - start-up) "
+           "| ratio to the official loop | completions/s (wall) | vs serial (wall) | same output | goal |")
+    yield "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|"
+    for side, env in sides:
+        startup = _startup_cpu(bench, env)
+        for policy in ("official", "numeric"):
+            source = reward_input(bench.work / f"reward-{policy}.jsonl", count, policy)
+            serial_rate = 0.0
+            serial_out: bytes | None = None
+            for label, extra in engines:
+                out = bench.work / f"reward-{policy}-out.jsonl"
+                child = user_path.run_child([bench.python, "-m", "progexec", "reward", str(source), "--out", str(out),
+                                             "--quiet", *extra], env=env)
+                if child.returncode:
+                    bench.problems.append(f"reward {policy} {label}: exit {child.returncode}: "
+                                          f"{user_path._tail(child.stderr)}")
+                    continue
+                produced = out.read_bytes()
+                rate = count / child.wall
+                per = (child.cpu - startup) / count * 1e6
+                ratio = f"{per / official_us:.1f}x" if official_us and not extra else "-"
+                if not extra:
+                    serial_rate, serial_out = rate, produced
+                    goal = (f"<= 5x: {_goal(per / official_us <= REWARD_RATIO_GOAL)}" if official_us else "-")
+                else:
+                    goal = f">= 1.7x: {_goal(rate >= PARALLEL_GOAL * serial_rate)}"
+                same = "yes" if produced == serial_out else "NO"
+                if same == "NO":
+                    bench.problems.append(f"reward {policy} {label}: output differs from the serial run")
+                per_cell = f"{per:.1f}" if not extra else "(workers' CPU not counted)"
+                yield (f"| {side} | {policy} | {label} | {count:,} | {child.wall:.2f} | {child.cpu:.2f} | {per_cell} "
+                       f"| {ratio} | {rate:,.0f} | {rate / serial_rate:.2f}x | {same} | {goal} |")
+
+
+# ---------------------------------------------------------------- --jobs 2 for exec, report, score
+
+
+def _score_inputs(bench: user_path.Bench) -> tuple[Path, Path]:
+    """FinQA train as gold and its own gold programs as predictions (6,251 pairs: every one executed)."""
+    gold = bench.data / "finqa" / "train.json.gz"
+    items = json.loads(gzip.decompress(gold.read_bytes()).decode("utf-8"))
+    predictions = bench.work / "train-gold-as-predictions.json"
+    predictions.write_text(json.dumps([{"id": item["id"], "predicted": item["qa"]["program"]} for item in items]),
+                           encoding="utf-8")
+    return gold, predictions
+
+
+def jobs_table(bench: user_path.Bench, baseline: Path | None) -> Iterator[str]:
+    train = bench.data / "finqa" / "train.json.gz"
+    gold, predictions = _score_inputs(bench)
+    commands = {
+        "exec FinQA train": ["exec", str(train), "--quiet", "--out", str(bench.work / "jobs-exec.jsonl")],
+        "report FinQA train": ["report", str(train), "--no-progress", "--out", str(bench.work / "jobs-report")],
+        "score FinQA train (gold programs as predictions)": [
+            "score", "--gold", str(gold), "--pred", str(predictions), "--no-progress", "--json"],
+    }
+    sides = [("progexec", bench.env)]
+    if baseline is not None:
+        sides.append((f"baseline {baseline}", {**bench.env, "PYTHONPATH": str(baseline)}))
+    yield "| src | command | serial wall s | --jobs 2 wall s | speed-up | same output | goal >= 1.7x |"
+    yield "|---|---|---:|---:|---:|---|---|"
+    for side, env in sides:
+        for label, command in commands.items():
+            runs = {}
+            for jobs in ("1", "2"):
+                runs[jobs] = min((user_path.run_child([bench.python, "-m", "progexec", *command, "--jobs", jobs],
+                                                      env=env) for _ in range(bench.repeat)), key=lambda c: c.wall)
+                if command[0] == "exec":
+                    runs[jobs] = user_path.Child(runs[jobs].wall, runs[jobs].cpu, runs[jobs].max_rss_mb,
+                                                 runs[jobs].returncode, (bench.work / "jobs-exec.jsonl").read_text(
+                                                     encoding="utf-8"), runs[jobs].stderr)
+            serial, two = runs["1"], runs["2"]
+            same = "yes" if serial.stdout == two.stdout and serial.returncode == two.returncode else "NO"
             if same == "NO":
-                bench.problems.append(f"reward {policy} {label}: output differs from the serial run")
-            yield (f"| {policy} | {label} | {count:,} | {child.wall:.2f} | {child.cpu:.2f} | {rate:,.0f} "
-                   f"| {rate / serial_rate:.2f}x | {same} | {goal} |")
+                bench.problems.append(f"jobs {label}: --jobs 2 output differs from serial")
+            speed = serial.wall / two.wall
+            yield (f"| {side} | {label} | {serial.wall:.2f} | {two.wall:.2f} | {speed:.2f}x | {same} "
+                   f"| {_goal(speed >= PARALLEL_GOAL)} |")
+
+
+# ---------------------------------------------------------------- Ray, cluster started first
+
+
+def ray_table(bench: user_path.Bench, count: int) -> Iterator[str]:
+    if importlib.util.find_spec("ray") is None:
+        yield "Ray is not installed: no row (pip install 'progexec[ray]')"
+        return
+    import ray
+    from functools import partial
+
+    from progexec.cli.reward_cmd import _score_chunk_text, read_chunks
+    from progexec.parallel import Engine, ParallelOptions, PerItem, parallel_map
+
+    source = reward_input(bench.work / "ray-numeric.jsonl", count, "numeric")
+    work = PerItem(partial(_score_chunk_text, None))
+
+    def run(options: ParallelOptions) -> tuple[float, str]:
+        started = time.perf_counter()
+        text = "".join(out for out, _ in parallel_map(work, read_chunks(str(source)), options))
+        return time.perf_counter() - started, text
+
+    serial_seconds, serial_text = run(ParallelOptions(chunk_size=1))
+    os.environ["PYTHONPATH"] = bench.env["PYTHONPATH"]  # the workers import the progexec measured here
+    started = time.perf_counter()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    cluster = time.perf_counter() - started
+    try:
+        run(ParallelOptions(Engine.RAY, jobs=2, chunk_size=1))  # the workers' first imports, not counted
+        ray_seconds, ray_text = run(ParallelOptions(Engine.RAY, jobs=2, chunk_size=1))
+    finally:
+        ray.shutdown()
+    same = "yes" if ray_text == serial_text else "NO"
+    if same == "NO":
+        bench.problems.append("ray: output differs from serial")
+    speed = serial_seconds / ray_seconds
+    yield "| completions | cluster start s (apart) | serial wall s | Ray 2 CPUs wall s | speed-up | same output | goal >= 1.5x |"
+    yield "|---:|---:|---:|---:|---:|---|---|"
+    yield (f"| {count:,} | {cluster:.2f} | {serial_seconds:.2f} | {ray_seconds:.2f} | {speed:.2f}x | {same} "
+           f"| {_goal(speed >= RAY_GOAL)} |")
+
+
+# ---------------------------------------------------------------- async rewards: a responsive event loop
+
+
+def async_table(bench: user_path.Bench) -> Iterator[str]:
+    import asyncio
+
+    from progexec.integrations.trl import AsyncProgexecReward
+    from progexec.integrations.verl import compute_score_async
+
+    data = REPO / "tests" / "data" / "rewards"
+    items = [json.loads(line) for line in gzip.decompress((data / "convfinqa_sonnet.jsonl.gz").read_bytes())
+             .decode("utf-8").splitlines()]
+    long_ones = ["Let me think. " * 75_000 + "Answer: 94.0", "Let me think. " * 7_000 + "Answer: 94.0"] * 20
+    completions = [item["completion"] for item in items] + long_ones
+    answers = [str(item["gold"]["answer"]) for item in items] + ["94.0"] * len(long_ones)
+    programs = [item["gold"]["program"] for item in items] + ["subtract(5829, 5735)"] * len(long_ones)
+
+    async def probed(work: Callable[[], Any]) -> tuple[float, float, int]:
+        done = asyncio.Event()
+        late: list[float] = []
+
+        async def probe() -> None:
+            loop = asyncio.get_running_loop()
+            while not done.is_set():
+                planned = loop.time() + 0.01
+                await asyncio.sleep(0.01)
+                late.append(loop.time() - planned)
+
+        ticker = asyncio.create_task(probe())
+        started = time.perf_counter()
+        await work()
+        seconds = time.perf_counter() - started
+        done.set()
+        await ticker
+        return seconds, max(late, default=0.0), len(late)
+
+    def verl_batch() -> Any:
+        return asyncio.gather(*(compute_score_async("progexec/convfinqa", completion, answer, {"program": program})
+                                for completion, answer, program in zip(completions, answers, programs)))
+
+    def trl_batch() -> Any:
+        return AsyncProgexecReward(policy="numeric")(prompts=None, completions=completions, answer=answers,
+                                                     program=programs)
+
+    yield "| reward | completions (of them 1 MB / 99,000 chars) | seconds | probe ticks | most late ms | goal <= 100 ms |"
+    yield "|---|---:|---:|---:|---:|---|"
+    for label, work in (("verl compute_score_async (gathered)", verl_batch),
+                        ("TRL AsyncProgexecReward (one batch)", trl_batch)):
+        seconds, late, ticks = asyncio.run(probed(work))
+        yield (f"| {label} | {len(completions):,} (20 / 20) | {seconds:.2f} | {ticks} | {late * 1000:.1f} "
+               f"| {_goal(late <= 0.1)} |")
 
 
 # ---------------------------------------------------------------- check-evaluator
@@ -277,7 +496,7 @@ def check_table(bench: user_path.Bench, cases: int) -> Iterator[str]:
 # ---------------------------------------------------------------- main
 
 
-PARTS = ("startup", "inprocess", "exec", "reward", "check")
+PARTS = ("startup", "inprocess", "cold", "exec", "reward", "jobs", "ray", "async", "check")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -290,10 +509,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--passes", type=int, default=20, help="in-process passes per figure; the best is kept")
     parser.add_argument("--copies", type=int, default=10, help="exec: each file repeated this many times")
     parser.add_argument("--reward-n", type=int, default=200_000, help="reward: input lines (the goal's run: 1000000)")
+    parser.add_argument("--ray-n", type=int, default=100_000, help="ray: completions (the goal's run: 100000)")
     parser.add_argument("--check-cases", type=int, default=50_000, help="check-evaluator: cases per run")
     parser.add_argument("--progexec-src", type=Path, default=REPO / "src")
     parser.add_argument("--baseline-src", type=Path, default=None,
-                        help="another progexec src measured in the same run (start-up, exec), for comparison")
+                        help="another progexec src measured in the same run (start-up, cold, exec, reward, jobs)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.progexec_src.resolve()))
     parts = [part.strip() for part in args.parts.split(",") if part.strip()]
@@ -310,7 +530,12 @@ def main(argv: list[str] | None = None) -> int:
                           lambda: inprocess_table(bench, args.passes)),
             "exec": (f"exec through the command line, best of {args.repeat}",
                      lambda: exec_table(bench, args.copies, args.baseline_src)),
-            "reward": ("progexec reward", lambda: reward_table(bench, args.reward_n)),
+            "cold": ("cold execute: each distinct program once in a fresh process, best of the runs",
+                     lambda: cold_table(bench, args.baseline_src)),
+            "reward": ("progexec reward", lambda: reward_table(bench, args.reward_n, args.baseline_src)),
+            "jobs": ("--jobs 2 beside serial, wall time, best of the runs", lambda: jobs_table(bench, args.baseline_src)),
+            "ray": ("a local 2-CPU Ray cluster beside serial, in this process", lambda: ray_table(bench, args.ray_n)),
+            "async": ("async rewards: how late a probe coroutine gets", lambda: async_table(bench)),
             "check": ("check-evaluator --cmd", lambda: check_table(bench, args.check_cases)),
         }
         for part in parts:

@@ -52,3 +52,29 @@ def test_progexec_reward_on_ray_writes_the_serial_bytes(cluster: None, tmp_path:
                  "--chunk-size", "64"]) == 0
     assert on_ray.read_bytes() == serial.read_bytes()
     assert len(serial.read_bytes().splitlines()) == 300
+
+
+def _docs_ray_example() -> str:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "reward-integrations.md").read_text(encoding="utf-8")
+    marker = text.index("<!-- ray-example: executed by tests/test_parallel_ray.py -->")
+    start = text.index("```python\n", marker) + len("```python\n")
+    return text[start:text.index("```\n", start)]
+
+
+def test_the_docs_ray_example_of_score_batch_gives_progexec_rewards_records(
+        cluster: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from progexec.cli import main
+
+    lines = gzip.decompress(GOLD_SET.read_bytes()).decode("utf-8").splitlines()  # 1,490 completions: two tasks of 1,000 lines
+    (tmp_path / "completions.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {}
+    exec(compile(_docs_ray_example(), "docs/reward-integrations.md", "exec"), namespace)  # noqa: S102
+    assert main(["reward", "completions.jsonl", "--policy", "numeric", "--quiet", "--out", "cli.jsonl"]) == 0
+    written = [json.loads(line) for line in (tmp_path / "cli.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert namespace["records"] == written and len(written) == len(lines) > 1000
+    expected = [json.loads(line)["expected"]["numeric"]["score"] for line in lines]
+    assert namespace["rewards"] == expected
+    assert namespace["first_rewards"] == [1.0]  # subtract(5829, 5735) = 94.0

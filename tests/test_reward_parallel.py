@@ -46,3 +46,38 @@ def test_bad_scale_out_flags_are_usage_errors(gold_input: tuple[Path, list[dict[
     assert main(["reward", str(path), "--jobs", "0"]) == 2
     assert main(["reward", str(path), "--engine", "process", "--ray-address", "127.0.0.1:1"]) == 2
     assert main(["reward", str(path), "--chunk-size", "0"]) == 2
+
+
+def test_workers_get_raw_lines_and_the_parent_decodes_only_the_judged_records(
+        gold_input: tuple[Path, list[dict[str, object]]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from progexec import jsonrecords
+    from progexec.cli import reward_cmd
+    from progexec.inputkinds import JUDGED_RECORDS
+    from progexec.limits import DEFAULT_LIMITS
+
+    path, items = gold_input
+    lines = path.read_text(encoding="utf-8").splitlines()
+    over = "x" * (DEFAULT_LIMITS.max_line_chars + 1)
+    source = tmp_path / "mixed.jsonl"
+    source.write_text("\n".join([*lines[:200], "", over, "   ", *lines[200:]]) + "\r\n", encoding="utf-8")
+    decoded: list[int] = []
+    real = jsonrecords.decode
+    monkeypatch.setattr(jsonrecords, "decode", lambda text, number, where: decoded.append(number) or
+                        real(text, number, where))
+    chunks = list(reward_cmd.read_chunks(str(source), 64))
+    assert decoded == list(range(1, JUDGED_RECORDS + 1))  # the judged window only; the rest is the workers' work
+    assert all(type(chunk) is tuple for chunk in chunks)
+    assert [chunk[0] for chunk in chunks] == list(range(1, len(lines) + 4, 64))
+    texts = [text for _, chunk in chunks for text in chunk]
+    assert len(texts) == len(lines) + 3 and texts[200:203] == ["", texts[201], "   "]
+    assert isinstance(texts[201], jsonrecords.Record) and texts[201].error == \
+        f"line 202 is over {DEFAULT_LIMITS.max_line_chars} characters (max_line_chars)"
+    assert all(type(text) is str for index, text in enumerate(texts) if index != 201)
+    out = tmp_path / "out.jsonl"
+    assert main(["reward", str(source), "--quiet", "--out", str(out), "--jobs", "2", "--chunk-size", "64"]) == 0
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == len(items) + 1  # the blank lines are not records; the over-long one is bad_input
+    assert records[200]["line"] == 202 and records[200]["status"] == "bad_input"
+    assert [record["line"] for record in records[201:]] == list(range(204, len(lines) + 4))
+    expected = [item["expected"]["numeric"]["score"] for item in items]  # type: ignore[index]
+    assert [record["score"] for record in records[:200] + records[201:]] == expected

@@ -139,3 +139,96 @@ def test_a_table_that_came_through_numpy_is_read_as_lists() -> None:
     out = adapter.compute_score("progexec/convfinqa", item["completion"], str(item["gold"]["answer"]),
                                 {**extra, "policy": "official"})
     assert out["score"] == 1.0
+
+
+# verl's reward loop (verl.experimental.reward_loop): each reward worker awaits an async custom function on its
+# own event loop (NaiveRewardManager.run_single); the progexec function must give `progexec reward`'s scores
+# and leave that loop free while it works.
+
+@pytest.fixture()
+def fresh_loop() -> Any:
+    """A new event loop set as the thread's current one, as in a new reward-loop actor (verl takes the current one)."""
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    yield loop
+    asyncio.set_event_loop(None)
+    loop.close()
+
+
+def _reward_loop_worker(tmp_path: Path, policy: str) -> Any:
+    omegaconf = pytest.importorskip("omegaconf")
+    reward_loop = pytest.importorskip("verl.experimental.reward_loop.reward_loop")
+    tiny_tokenizer().save_pretrained(tmp_path / "tokenizer")
+    config = omegaconf.OmegaConf.create({
+        "actor_rollout_ref": {"model": {"tokenizer_path": str(tmp_path / "tokenizer"), "path": None}},
+        "reward": {"num_workers": 1, "reward_model": {"enable": False},
+                   "reward_manager": {"source": "register", "name": "naive"},
+                   "custom_reward_function": {"path": "pkg://progexec.integrations.verl",
+                                              "name": "compute_score_async", "reward_kwargs": {"policy": policy}}}})
+    return reward_loop.RewardLoopWorker(config)
+
+
+def _cli_rewards(tmp_path: Path, policy: str) -> list[dict[str, Any]]:
+    from progexec.cli import main
+
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    source.write_text("".join(json.dumps({"id": index, "completion": item["completion"], "gold": item["gold"]}) + "\n"
+                              for index, item in enumerate(ITEMS)), encoding="utf-8")
+    assert main(["reward", str(source), "--policy", policy, "--quiet", "--out", str(out)]) == 0
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("policy", ["official", "numeric", "helm"])
+def test_verls_reward_loop_awaits_compute_score_async_with_the_scores_of_progexec_reward(
+        tmp_path: Path, policy: str, fresh_loop: Any) -> None:
+    from verl.experimental.reward_loop.reward_manager.naive import NaiveRewardManager as LoopNaive
+
+    worker = _reward_loop_worker(tmp_path, policy)
+    assert isinstance(worker.reward_manager, LoopNaive) and worker.reward_manager.is_async_reward_score
+    data, expected, _ = _batch(worker.input_tokenizer, policy)
+    outputs = worker.loop.run_until_complete(worker.compute_score_batch(data))
+    cli = _cli_rewards(tmp_path, policy)
+    assert [output["reward_score"] for output in outputs] == [record["score"] for record in cli] == expected
+    for output, record in zip(outputs, cli):
+        info = output["reward_extra_info"]
+        assert (info["status"], info["correct"], info["reason"]) == (record["status"], record["correct"],
+                                                                    record["reason"])
+
+
+def test_verls_reward_loop_stays_free_while_compute_score_async_works(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_loop: Any) -> None:
+    import asyncio
+    import threading
+
+    worker = _reward_loop_worker(tmp_path, "numeric")
+    probe_ran = threading.Event()
+    threads: set[int] = set()
+    real = adapter.compute_score
+
+    def gated(*args: Any, **kwargs: Any) -> dict[str, Any]:  # runs where compute_score_async sends the work
+        threads.add(threading.get_ident())
+        assert probe_ran.wait(120), "the probe never ran: the reward blocked its event loop"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(adapter, "compute_score", gated)  # the loop loads pkg://progexec.integrations.verl
+    data, expected, _ = _batch(worker.input_tokenizer, "numeric")
+    huge = "Let me think. " * 75_000 + "Answer: 94.0"  # 1 MB: too_large, read no further
+    data.non_tensor_batch["extra_info"][0]["policy"] = "numeric"
+
+    async def step() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        async def probe() -> None:
+            await asyncio.sleep(0)
+            probe_ran.set()
+
+        scored, big, _ = await asyncio.gather(
+            worker.compute_score_batch(data),
+            adapter.compute_score_async("progexec/convfinqa", huge, "94.0", {"program": "subtract(5829, 5735)"}),
+            probe())
+        return scored, big
+
+    scored, big = worker.loop.run_until_complete(step())
+    assert threading.get_ident() not in threads
+    assert [output["reward_score"] for output in scored] == expected
+    assert big["status"] == "too_large"

@@ -88,24 +88,37 @@ def decode(text: str, number: int, where: str) -> Record:
 
 # ---------------------------------------------------------------- JSON Lines
 
-def iter_json_lines(source: TextSource, limits: Limits | None = None) -> Iterator[Record]:
-    """One Record per non-blank line, in order; a line over ``max_line_chars`` is refused, not read whole."""
+def iter_raw_lines(source: TextSource, limits: Limits | None = None) -> Iterator[str | None]:
+    """Every line's text, undecoded, in order (without its ``\n`` or ``\r\n``; blank lines too, so the n-th
+    item is line n); None for a line over ``max_line_chars``, which is skipped, not read whole."""
     bound = (limits or current()).max_line_chars
-    number = 0
     while True:
         line = source.readline(bound)
         if not line:
             return
-        number += 1
-        where = f"line {number}"
         if len(line) > bound and not line.endswith("\n"):
             while line and not line.endswith("\n"):  # skip the rest of the over-long line, chunk by chunk
                 line = source.readline(CHUNK_CHARS)
-            yield Record(number, where, error=f"{where} is over {bound} characters (max_line_chars)")
+            yield None
             continue
-        text = line.removesuffix("\n").removesuffix("\r")
-        if text.strip():
-            yield decode(text, number, where)
+        yield line.removesuffix("\n").removesuffix("\r")
+
+
+def line_record(text: str | None, number: int, limits: Limits | None = None) -> Record | None:
+    """Line ``number`` of :func:`iter_raw_lines` as its Record; None for a blank line (not a record)."""
+    where = f"line {number}"
+    if text is None:
+        return Record(number, where, error=f"{where} is over {(limits or current()).max_line_chars} characters "
+                                           "(max_line_chars)")
+    return decode(text, number, where) if text.strip() else None
+
+
+def iter_json_lines(source: TextSource, limits: Limits | None = None) -> Iterator[Record]:
+    """One Record per non-blank line, in order; a line over ``max_line_chars`` is refused, not read whole."""
+    for number, text in enumerate(iter_raw_lines(source, limits), start=1):
+        record = line_record(text, number, limits)
+        if record is not None:
+            yield record
 
 
 # ---------------------------------------------------------------- JSON lists
@@ -462,10 +475,14 @@ def _list_head(head: str) -> bool:
 def iter_records(source: TextSource, limits: Limits | None = None) -> tuple[str, Iterator[Record]]:
     """``("list", records)`` for a JSON list of objects, ``("lines", records)`` for JSON Lines (where each
     line is judged alone, so a first line ``[[[[...`` is one bad record, not the whole file)."""
-    head = source.peek().lstrip(" \t\r\n")
-    if _list_head(head):
+    if input_shape(source) == "list":
         return "list", iter_json_list(source, limits)
     return "lines", iter_json_lines(source, limits)
+
+
+def input_shape(source: TextSource) -> str:
+    """``"list"`` for a JSON list of objects (or an empty list), else ``"lines"`` (see :func:`iter_records`)."""
+    return "list" if _list_head(source.peek().lstrip(" \t\r\n")) else "lines"
 
 
 def looks_like_document(head: str) -> bool:
@@ -564,6 +581,7 @@ def unreadable_reason(value: Any) -> str | None:
     return None
 
 
-__all__ = ["Record", "INVALID_UNICODE_ERROR", "holds_invalid_unicode", "decode", "iter_json_lines",
+__all__ = ["Record", "INVALID_UNICODE_ERROR", "holds_invalid_unicode", "decode", "iter_json_lines", "iter_raw_lines",
+           "line_record", "input_shape",
            "ElementScanner", "iter_json_list", "iter_records", "looks_like_document", "read_document",
            "records_from_text", "Unreadable", "decode_marked", "unreadable_reason"]

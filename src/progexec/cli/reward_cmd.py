@@ -14,16 +14,17 @@ import argparse
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from ..inputkinds import REWARD_INPUTS
-from ..jsonrecords import Record
-from ..parallel import PerItem, parallel_map
-from ..readers import InputError, read_records
-from ..records import dumps
-from ..reward.batch import score_chunk, score_records
+from ..inputkinds import JUDGED_RECORDS, REWARD_INPUTS, judge, judged
+from ..jsonrecords import Record, input_shape, iter_json_list, iter_raw_lines, line_record
+from ..parallel import PerItem, chunked, parallel_map
+from ..readers import InputError
+from ..reward.batch import LineChunk, score_line_chunk, score_records
+from ..textsource import open_source
 from ..reward.gold import GoldRecordError, parse_policy
 from ..reward.model import Policy
 from .common import EXIT_OK, UsageError, add_batch_options, open_output, progress_for, write_summary
@@ -50,19 +51,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_parallel_arguments(parser, chunk_size=CHUNK_LINES)  # scale-out: --jobs, --engine, --ray-address
 
 
-def read_chunks(path: str, size: int = CHUNK_LINES) -> Iterator[list[Record]]:
-    """The input's records in chunks of ``size``, through the one reader path; refused inputs are usage errors."""
-    chunk: list[Record] = []
+def read_chunks(path: str, size: int = CHUNK_LINES) -> Iterator[LineChunk | list[Record]]:
+    """The input in chunks of ``size`` lines, through the one reader path, as the workers get it: JSON Lines as
+    raw text (:data:`~progexec.reward.batch.LineChunk`; the parent decodes only the first records, to judge
+    the input), a JSON list as its records. A refused or unreadable input is a usage error."""
     try:
-        for record in read_records(path, wanted=REWARD_INPUTS, document=False):
-            chunk.append(record)
-            if len(chunk) >= size:
-                yield chunk
-                chunk = []
+        opened = open_source(path)
     except InputError as error:
         raise UsageError(str(error)) from None
-    if chunk:
-        yield chunk
+    try:
+        head = opened.peek()
+        if input_shape(opened) == "list":
+            yield from chunked(judged(opened.name, "list", iter_json_list(opened), REWARD_INPUTS, head), size)
+            return
+        lines = iter_raw_lines(opened)
+        seen: list[str | None] = []
+        window: list[Record] = []
+        for text in lines:  # the first records are decoded here too: the input is judged before any output
+            seen.append(text)
+            record = line_record(text, len(seen))
+            if record is not None:
+                window.append(record)
+                if len(window) >= JUDGED_RECORDS:
+                    break
+        judge(opened.name, "lines", window, REWARD_INPUTS, head)
+        first = 1
+        for chunk in chunked(chain(seen, lines), size):
+            yield first, [_over_long(first + offset) if text is None else text for offset, text in enumerate(chunk)]
+            first += len(chunk)
+    except InputError as error:
+        raise UsageError(str(error)) from None
+    finally:
+        opened.close()
+
+
+def _over_long(number: int) -> Record:
+    """The reader's record for line ``number``, over ``max_line_chars`` (skipped, not read)."""
+    record = line_record(None, number)
+    assert record is not None  # an over-long line is always a record
+    return record
 
 
 def _score_chunk(default: Policy | None, chunk: list[Record]) -> list[dict[str, Any]]:
@@ -70,9 +97,9 @@ def _score_chunk(default: Policy | None, chunk: list[Record]) -> list[dict[str, 
     return score_records(chunk, default)
 
 
-def _score_chunk_text(default: Policy | None, chunk: list[Record]) -> tuple[str, dict[str, int]]:
-    """One read chunk to its output text and status counts (one string back per chunk, nothing per line)."""
-    return score_chunk(chunk, default)
+def _score_chunk_text(default: Policy | None, chunk: LineChunk | list[Record]) -> tuple[str, dict[str, int]]:
+    """One chunk (raw lines or records) to its output text and status counts (one string back per chunk)."""
+    return score_line_chunk(chunk, default)
 
 
 def score_stream(chunks: Iterable[list[Record]], default: Policy | None, args: argparse.Namespace,
@@ -112,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _chained(first: list[Record] | None, rest: Iterator[list[Record]]) -> Iterator[list[Record]]:
+def _chained(first: LineChunk | list[Record] | None, rest: Iterator[LineChunk | list[Record]],
+             ) -> Iterator[LineChunk | list[Record]]:
     if first is not None:
         yield first
         yield from rest

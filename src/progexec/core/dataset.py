@@ -77,6 +77,9 @@ class Dataset:
     """Its dataset files' reader: one record (a :class:`progexec.jsonrecords.Record`) and the file's stem to Items."""
     corpus: Callable[[str], Iterator[Any]] | None = None
     """Its embedded corpora: a corpus name (``finqa:test``) to Items."""
+    gold_records: Callable[[str], Iterable[Any]] | None = None
+    """Its embedded corpora (a corpus name) as the raw gold records its own ``score`` reads, for datasets whose
+    corpus is a gold set of ``progexec score`` (``mathqa:test``)."""
     corpora: tuple[str, ...] = ()
     """The embedded corpus names an entry-point dataset adds (built-in ones are listed in ``progexec.datasets``)."""
     reward_run: Callable[[str, Table | None, str, str | None, bool], Any] | None = None

@@ -1,4 +1,6 @@
-"""A TRL reward function: ``ProgexecReward(policy=...)`` for ``GRPOTrainer(reward_funcs=[...])``.
+"""TRL reward functions: ``ProgexecReward(policy=...)`` for ``GRPOTrainer(reward_funcs=[...])``, and
+``AsyncProgexecReward`` whose ``__call__`` is ``async`` (TRL gathers such rewards on its event loop; the
+work runs on the process's scoring thread, :mod:`progexec.integrations.offload`, so the loop stays free).
 
 TRL calls it with ``prompts=``, ``completions=`` and ``completion_ids=`` (one entry per
 completion) and every other dataset column as a keyword list; the gold columns read here are
@@ -12,7 +14,7 @@ column (on the first call; the error lists the columns the batch has), a row who
 unusable or whose ``policy`` is unknown, a completion that is not text, ``completions`` missing,
 empty or not a list, ``prompts`` not one per completion; the message names the column and the row
 (``answer[2]: ...``), as ``progexec serve`` and the other adapters do. ``answer_column`` names
-the dataset's answer column when it is not ``answer``. The instance holds only its settings, so
+the dataset's answer column when it is not ``answer``. An instance holds only its settings, so
 it pickles (async GRPO).
 """
 
@@ -23,6 +25,7 @@ from typing import Any
 
 from ..reward import Policy, RewardResult, RewardStatus, score_completion
 from ._gold import GOLD_KEYS, AdapterInputError, batch_columns, checked_policy, column, gold_mapping, usable
+from .offload import offloaded
 
 TRL_COLUMNS = frozenset({"prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric"})
 """Keywords TRL passes that are not dataset columns (left out of the error that lists the columns)."""
@@ -53,13 +56,13 @@ def _content_text(content: Any) -> str | None:
     return None
 
 
-class ProgexecReward:
+class _ColumnsReward:
     """Judge each completion against its row's gold columns; the constructor's ``policy`` overrides
     the ``policy`` column, and with neither the reward core's default (numeric) applies."""
 
     def __init__(self, policy: Policy | str | None = None, name: str = "progexec_reward",
                  answer_column: str = "answer") -> None:
-        chosen = checked_policy(policy, "ProgexecReward")
+        chosen = checked_policy(policy, type(self).__name__)
         self.policy = None if chosen is None else chosen.value
         self.answer_column = answer_column
         self.__name__ = name  # TRL labels the reward's logged columns with it
@@ -94,12 +97,33 @@ class ProgexecReward:
             out.append(usable(result, f"{self.__name__}: {field}[{index}]"))
         return out
 
-    def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
-                 completion_ids: Sequence[Any] | None = None, **columns: Any) -> list[float | None]:
+    def checked(self, prompts: Sequence[Any] | None, completions: Sequence[Any] | None) -> Sequence[Any]:
+        """The completions, once the batch's shape is checked (AdapterInputError naming the column and row)."""
         named = [("completions", completions)] + ([("prompts", prompts)] if prompts is not None else [])
-        results = self.results(batch_columns(self.__name__, named, ("completion", "completions"))[0], columns)
+        return batch_columns(self.__name__, named, ("completion", "completions"))[0]
+
+    def scores(self, results: list[RewardResult | None], columns: Mapping[str, Any]) -> list[float | None]:
+        """The rewards TRL wants, one per completion; each status is logged when TRL passes ``log_extra``."""
         log_extra: Callable[[str, list[Any]], None] | None = columns.get("log_extra")
         if callable(log_extra):
             log_extra(f"{self.__name__}_status", ["no_gold" if result is None else result.status.label
                                                   for result in results])
         return [None if result is None else result.score for result in results]
+
+
+class ProgexecReward(_ColumnsReward):
+    """The reward TRL calls inline on its training thread (see :class:`AsyncProgexecReward` for its event loop)."""
+
+    def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
+                 completion_ids: Sequence[Any] | None = None, **columns: Any) -> list[float | None]:
+        return self.scores(self.results(self.checked(prompts, completions), columns), columns)
+
+
+class AsyncProgexecReward(_ColumnsReward):
+    """The same reward as :class:`ProgexecReward`, awaited: TRL runs ``async`` rewards concurrently on its event
+    loop, and the batch is judged on the process's scoring thread meanwhile (the same results, the same errors)."""
+
+    async def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
+                       completion_ids: Sequence[Any] | None = None, **columns: Any) -> list[float | None]:
+        results = await offloaded(self.results, self.checked(prompts, completions), columns)
+        return self.scores(results, columns)

@@ -1,5 +1,6 @@
 """verl reward functions: ``compute_score`` (naive manager), ``compute_score_batch`` (batch manager)
-and ``compute_score_float`` (prime manager).
+``compute_score_float`` (prime manager), and ``compute_score_async`` (verl's reward loop, which awaits it on
+its event loop).
 
 verl passes ``ground_truth`` (here the gold answer as text, ``str(exe_ans)``) and ``extra_info``
 (the rest of the gold record: table, program, dialect, options, problem, policy). verl requires
@@ -23,6 +24,7 @@ from typing import Any
 
 # Absolute imports: verl's custom_reward_function.path loads this file by path as a top-level module.
 from progexec.integrations._gold import AdapterInputError, batch_columns, checked_policy, gold_mapping, usable
+from progexec.integrations.offload import offloaded
 from progexec.reward import RewardResult, RewardStatus, score_completion
 
 DATA_SOURCE_DIALECTS = {"progexec/finqa": "finqa", "progexec/convfinqa": "convfinqa", "progexec/mathqa": "mathqa"}
@@ -68,6 +70,13 @@ def compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_
     """One completion, as the naive manager calls it (by keyword, from any thread); AdapterInputError
     when it cannot be judged (see the module docstring)."""
     return verl_record(_score(data_source, solution_str, ground_truth, extra_info, kwargs.get("policy")))
+
+
+async def compute_score_async(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
+                              **kwargs: Any) -> dict[str, Any]:
+    """:func:`compute_score` for an event loop (verl's reward loop awaits an ``async`` function directly): the
+    work runs on the process's scoring thread (:mod:`progexec.integrations.offload`), so the loop stays free."""
+    return await offloaded(compute_score, data_source, solution_str, ground_truth, extra_info, **kwargs)
 
 
 def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[Any], ground_truths: Sequence[Any],

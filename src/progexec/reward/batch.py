@@ -18,7 +18,7 @@ from itertools import chain
 from typing import Any
 
 from ..core.bytecache import CHAR_BYTES, ENTRY_OVERHEAD, ByteCache, text_size
-from ..jsonrecords import Record, decode, unreadable_reason
+from ..jsonrecords import Record, decode, line_record, unreadable_reason
 from ..core.limits import current
 from ..records import dumps
 from .core import score_completion
@@ -31,13 +31,18 @@ OUTPUT_KEYS = ("id", "line", "score", "correct", "format_ok", "extracted", "valu
 """The keys of every output line, in order."""
 
 
-def score_item(item: object, line: int, default_policy: Policy | None = None) -> dict[str, Any]:
-    """One parsed input object to its output record (``id`` and ``line`` first, then the result)."""
+def score_item(item: object, line: int, default_policy: Policy | None = None, *, readable: bool = False,
+               ) -> dict[str, Any]:
+    """One parsed input object to its output record (``id`` and ``line`` first, then the result).
+
+    ``readable`` says the object was decoded by the readers (:func:`progexec.jsonrecords.decode`, the list
+    reader), which refuse a huge integer and text that is not valid Unicode themselves, so it is not walked
+    again for them (that walk over every string of the record was the largest single cost of a line)."""
     item_id: Any = None
     if not isinstance(item, Mapping):
         return _bad(None, line, f"line {line}: an input line is a JSON object, got {type(item).__name__}",
                     default_policy)
-    unreadable = unreadable_reason(item)
+    unreadable = None if readable else unreadable_reason(item)
     if unreadable is not None:  # a huge integer or a lone surrogate kept in place by a lenient decoder
         return _bad(None, line, f"line {line} {unreadable}", default_policy)
     item_id = item.get("id")
@@ -74,11 +79,12 @@ def _usable_id(item_id: object) -> bool:
 
 
 def score_record(record: Record, default_policy: Policy | None = None) -> dict[str, Any]:
-    """One record from the readers to its output record (an unreadable record is bad_input naming its line)."""
+    """One record from the readers to its output record (an unreadable record is bad_input naming its line).
+    A Record is the readers': its value holds no huge integer and no lone surrogate (they refuse both)."""
     if record.error is not None:
         return _bad(None, record.number, record.error if record.error.startswith(("line", "item")) else
                     f"line {record.number}: {record.error}", default_policy)
-    return score_item(record.value, record.number, default_policy)
+    return score_item(record.value, record.number, default_policy, readable=True)
 
 
 def score_records(records: Sequence[Record], default_policy: Policy | None = None) -> list[dict[str, Any]]:
@@ -98,6 +104,23 @@ def score_chunk(records: Sequence[Record], default_policy: Policy | None = None)
         out.append(dumps(result))
     out.append("")
     return ("\n".join(out) if len(out) > 1 else ""), counts
+
+
+LineChunk = tuple[int, list["str | Record"]]
+"""Consecutive input lines as read, undecoded: the first one's number and each line's text (blank lines
+included, so the n-th is line first + n), or its Record where the reader already judged it (over
+``max_line_chars``). What ``progexec reward`` sends a worker: text, never decoded records."""
+
+
+def score_line_chunk(chunk: LineChunk | Sequence[Record], default_policy: Policy | None = None,
+                     ) -> tuple[str, dict[str, int]]:
+    """:func:`score_chunk` of raw lines (a :data:`LineChunk`, decoded here by the readers' rules) or of records."""
+    if isinstance(chunk, tuple):
+        first, lines = chunk
+        records = [line if isinstance(line, Record) else line_record(line, first + offset)
+                   for offset, line in enumerate(lines)]
+        return score_chunk([record for record in records if record is not None], default_policy)
+    return score_chunk(chunk, default_policy)
 
 
 MAX_CACHED_GOLDS = 4096
@@ -183,16 +206,22 @@ def cached_gold(gold: Mapping[str, Any] | str) -> GoldRecord | Mapping[str, Any]
     return record
 
 
-def score_line(text: str | bytes, line: int, default_policy: Policy | None = None) -> str:
-    """One input line (text or UTF-8 bytes, without the newline) to one output line (JSON, no newline), by the
-    readers' rules: over ``max_line_chars``, not JSON, a huge integer, invalid Unicode are bad_input."""
+def output_record(text: str | bytes, line: int, default_policy: Policy | None = None) -> dict[str, Any]:
+    """One input line (text or UTF-8 bytes, without the newline) to its output record, by the readers' rules:
+    over ``max_line_chars``, not JSON, a huge integer, invalid Unicode are bad_input."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "surrogateescape")
     where = f"line {line}"
     if len(text) > (bound := current().max_line_chars):
-        return dumps(score_record(Record(line, where, error=f"{where} is over {bound} characters (max_line_chars)"),
-                                  default_policy))
-    return dumps(score_record(decode(text.removesuffix("\r"), line, where), default_policy))
+        return score_record(Record(line, where, error=f"{where} is over {bound} characters (max_line_chars)"),
+                            default_policy)
+    return score_record(decode(text.removesuffix("\r"), line, where), default_policy)
+
+
+def score_line(text: str | bytes, line: int, default_policy: Policy | None = None) -> str:
+    """One input line to one output line (JSON, no newline): :func:`output_record`'s record as ``progexec reward``
+    writes it."""
+    return dumps(output_record(text, line, default_policy))
 
 
 def score_lines(lines: Sequence[str | bytes], first_line: int = 1, default_policy: Policy | None = None) -> list[str]:
@@ -208,3 +237,31 @@ def _record(item_id: Any, line: int, result: RewardResult) -> dict[str, Any]:
 
 def _bad(item_id: Any, line: int, detail: str, policy: Policy | None) -> dict[str, Any]:
     return _record(item_id, line, make_result(RewardStatus.BAD_INPUT, policy or DEFAULT_POLICY, detail=detail))
+
+
+def score_batch(inputs: Sequence[str | bytes | Mapping[str, Any]], policy: Policy | str | None = None,
+                first_line: int = 1) -> list[dict[str, Any]]:
+    """Score a batch for a trainer or a Ray task: one output record per input, in order, nothing dropped.
+
+    Each input is a ``progexec reward`` input line (JSON text or UTF-8 bytes, without its newline) or its decoded
+    record ``{"id", "completion", "gold", "policy"?}``; each output is the record ``progexec reward`` writes for
+    it (:data:`OUTPUT_KEYS`: ``score``, ``status``, ...), ``line`` numbering inputs from ``first_line``. A blank
+    line or an unusable input is a ``bad_input`` record naming its line. ``policy`` is the default for inputs
+    whose line and gold name none (an unknown one raises GoldRecordError). A module-level function of plain
+    data: it pickles, so ``ray.remote(score_batch)`` runs it as a task, and keeps nothing between calls but
+    the parsed-gold cache.
+    """
+    default = None if policy is None else parse_policy(policy)
+    out: list[dict[str, Any]] = []
+    for offset, given in enumerate(inputs):
+        line = first_line + offset
+        if isinstance(given, Mapping):
+            out.append(score_item(given, line, default))
+        elif isinstance(given, (str, bytes)) and not given.strip():
+            out.append(_bad(None, line, f"line {line} is blank: not an input record", default))
+        elif isinstance(given, (str, bytes)):
+            out.append(output_record(given, line, default))
+        else:
+            out.append(_bad(None, line, f"line {line}: an input is a JSON line or its object, got "
+                            f"{type(given).__name__}", default))
+    return out

@@ -37,6 +37,7 @@ from typing import Any
 
 from ..core.limits import DEFAULT_LIMITS, Limits, current, using
 from ..core.registry import sandboxed_reward_names
+from ..isolation.budget import request_budget
 from .batch import score_item
 from .gold import GoldRecordError, parse_policy
 from .model import DEFAULT_POLICY, Policy, RewardStatus, make_result
@@ -193,7 +194,6 @@ class RewardApp:
 
     def work_sandboxed(self, path: str, decoded: Any) -> tuple[HTTPStatus, bytes]:
         """:meth:`work` within the request's sandbox budget (``serve_solution_request_seconds``)."""
-        from ..pysolution.reward import request_budget  # imported only for a request that runs solutions
         with request_budget(self.limits.serve_solution_request_seconds):
             return self.work(path, decoded)
 

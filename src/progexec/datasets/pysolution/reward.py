@@ -10,7 +10,7 @@ runs completions) and cached by its text. The completion's code is extracted as 
 result also says why (the solution's status, the divergence class when only the official rule
 accepts). A process-wide :class:`PythonSolutionScorer` is created on first use and closed at exit; it scores
 ``Limits.solution_lanes`` calls at once, each in pools of its own (``progexec serve`` runs one request per
-lane, in a thread off its event loop, within the request's budget: :func:`request_budget`).
+lane, in a thread off its event loop, within the request's budget: :func:`progexec.isolation.budget.request_budget`).
 """
 
 from __future__ import annotations
@@ -19,14 +19,13 @@ import atexit
 import queue
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ...core.bytecache import ByteCache, text_size
 from ...core.limits import current
+from ...isolation.budget import deadline as request_deadline
 from ...reward.model import RewardResult
 from .extract import extract_code
 from .official import Gold
@@ -69,20 +68,6 @@ def _gold_from_result(result: SolutionResult) -> Gold | None:
 
 GOLD_ENTRY_BYTES = 400
 """Bytes counted for a cached gold solution's value beside its text (see :mod:`progexec.bytecache`)."""
-
-_DEADLINE: ContextVar[float | None] = ContextVar("progexec_solution_deadline", default=None)
-
-
-@contextmanager
-def request_budget(seconds: float) -> Iterator[None]:
-    """Within the block, a solution not yet started ``seconds`` after entering it is ``time_limit`` without running
-    (``progexec serve``'s per-request budget, ``serve_solution_request_seconds``); 0 = no budget."""
-    token = _DEADLINE.set(time.monotonic() + seconds if seconds > 0 else None)
-    try:
-        yield
-    finally:
-        _DEADLINE.reset(token)
-
 
 @dataclass
 class _Lane:
@@ -152,7 +137,7 @@ class PythonSolutionScorer:
             raise ValueError(f"unknown rule {rule!r} (one of {', '.join(RULES)})")
         if len(completions) != len(golds):
             raise ValueError("completions and golds differ in length")
-        deadline = _DEADLINE.get()
+        deadline = request_deadline()
         lane = self._free.get()
         try:
             resolved = self._golds(lane, golds, deadline)
