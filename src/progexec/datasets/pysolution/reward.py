@@ -18,7 +18,6 @@ from __future__ import annotations
 import atexit
 import queue
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
