@@ -57,6 +57,7 @@ def run_pipelined(ports: Sequence[Answerer], name: str, protocol: Protocol = Pro
                 check_first()
         while pending:
             check_first()
+    report.finish()
     if report.skipped:
         report.notes.append(f"{report.skipped} case(s) have no {protocol.value} form (they do not parse or compile) "
                             "and were not sent")
