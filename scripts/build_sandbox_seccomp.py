@@ -59,7 +59,7 @@ def build(arch: int) -> bytes:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help=f"directory to write to (default {OUT})")
     out = parser.parse_args().out
     for name, arch in ARCHES.items():

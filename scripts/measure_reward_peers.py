@@ -96,7 +96,8 @@ def tables(results: list[tuple[str, RewardReport]], cases: int) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False,
+                                     description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--verl", required=True, help="the verl package folder (holds utils/reward_score)")
     parser.add_argument("--cases", type=int, default=1000)
     parser.add_argument("--probe-cases", type=int, default=120)

@@ -18,6 +18,7 @@ from typing import IO, Any, cast
 
 from .errors import InputError  # InputError: the one kind of unusable input
 from .limits import Limits, current
+from .plural import plural
 
 CHUNK_CHARS = 1 << 20
 """Characters read at a time from a stream."""
@@ -57,13 +58,14 @@ class _BoundedReader(io.RawIOBase):
         data = self.inner.read(len(buffer))
         self.count += len(data)
         if self.count > self.limits.max_input_bytes:
-            raise InputError(f"{self.name}: more than {self.limits.max_input_bytes} bytes after decompression "
+            raise InputError(f"{self.name}: more than {plural(self.limits.max_input_bytes, 'byte')} after "
+                             f"decompression "
                              "(max_input_bytes); refused (a compressed file that expands without bound?)",
                              source=self.name, bound="max_input_bytes")
         if self.compressed is not None and self.count > self.limits.gzip_ratio_after_bytes \
                 and self.count > self.limits.max_gzip_ratio * max(self.compressed.count, 1):
-            raise InputError(f"{self.name}: gzip data expanding more than {self.limits.max_gzip_ratio} times "
-                             f"({self.count} bytes from {self.compressed.count}; max_gzip_ratio); refused "
+            raise InputError(f"{self.name}: gzip data expanding more than {plural(self.limits.max_gzip_ratio, 'time')} "
+                             f"({plural(self.count, 'byte')} from {self.compressed.count}; max_gzip_ratio); refused "
                              "as a decompression bomb", source=self.name, bound="max_gzip_ratio")
         buffer[:len(data)] = data
         return len(data)

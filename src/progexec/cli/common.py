@@ -90,10 +90,23 @@ class Progress:
             print(file=sys.stderr)
 
 
+SUGGESTION_CUTOFF = 0.75
+"""How alike a typo and a known name must be (difflib's ratio, leading dashes left out) to be suggested:
+``--no-progres`` gets ``--no-progress``, ``--jsn`` gets ``--json``, ``--bogus`` gets nothing."""
+
+
+def closest(name: str, known: Sequence[str]) -> str | None:
+    """The known name closest to a misspelled one, when it is close (else None); options are compared
+    without their leading dashes, which would otherwise make any two options look alike."""
+    bare = {option.lstrip("-"): option for option in known if option.lstrip("-")}
+    match = difflib.get_close_matches(name.lstrip("-"), list(bare), n=1, cutoff=SUGGESTION_CUTOFF)
+    return bare[match[0]] if match else None
+
+
 def suggestion(name: str, known: Sequence[str]) -> str:
-    """``"; did you mean X?"`` for a misspelled name, or nothing."""
-    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    """``"; did you mean X?"`` for a misspelled name close to a known one, or nothing."""
+    close = closest(name, known)
+    return f"; did you mean {close!r}?" if close else ""
 
 
 def verdict(text: str, ok: bool) -> None:

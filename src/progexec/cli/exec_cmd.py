@@ -23,6 +23,7 @@ from .parallel_args import add_parallel_arguments, parallel_options
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
 from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output, progress_for,
                      verdict, write_summary)
+from ..plural import plural
 
 NAME = "exec"
 HELP = "execute a batch of programs (FinQA / ConvFinQA / MathQA / JSON Lines) and write one JSON line per program"
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         for line in tally.summary():
             print(f"exec: {line}", file=sys.stderr)
     if tally.clock:
-        verdict(f"exec: {tally.clock} items stopped by the clock; the figures are lower bounds", False)
+        verdict(f"exec: {plural(tally.clock, 'item')} stopped by the clock; the figures are lower bounds", False)
         return EXIT_DIVERGENCE
     return EXIT_OK if tally.matched == tally.with_gold else EXIT_DIVERGENCE
 
@@ -164,11 +165,11 @@ class Tally:
         lines = []
         if self.statuses or not self.mathqa:
             by_status = ", ".join(f"{name} {count}" for name, count in sorted(self.statuses.items()))
-            lines.append(f"{sum(self.statuses.values())} programs ({by_status}); "
+            lines.append(f"{plural(sum(self.statuses.values()), 'program')} ({by_status}); "
                          f"{self.matched}/{self.with_gold} match their gold answer")
         if self.not_executed:
             by_type = ", ".join(f"{name} {count}" for name, count in sorted(self.not_executed.items()))
-            lines.append(f"{sum(self.not_executed.values())} questions of other types counted, not executed "
+            lines.append(f"{plural(sum(self.not_executed.values()), 'question')} of other types counted, not executed "
                          f"({by_type})")
         if self.mathqa:
             by_status = ", ".join(f"{name} {count}" for name, count in sorted(self.mathqa.items()))

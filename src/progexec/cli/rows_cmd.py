@@ -14,6 +14,7 @@ from pathlib import Path
 from ..integrations.rows import DEFAULT_TEMPLATE, TARGETS, RowsError, build_rows, check_template, write_rows
 from ..reward.model import Policy
 from .common import EXIT_OK, UsageError
+from ..plural import plural
 
 NAME = "rows"
 HELP = "write verl / TRL / OpenRLHF training rows (prompt with passages and table, gold record) from a dataset"
@@ -50,5 +51,5 @@ def run(args: argparse.Namespace) -> int:
         count = write_rows(rows, out)
     except RowsError as error:
         raise UsageError(str(error)) from None
-    print(f"rows: wrote {count} {args.target} rows to {out}", file=sys.stderr)
+    print(f"rows: wrote {plural(count, args.target + ' row')} to {out}", file=sys.stderr)
     return EXIT_OK

@@ -24,6 +24,7 @@ from .dataset_score import dataset_dialect, run_dataset_score
 from .dialect_args import add_dialect_argument
 from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, command_meta, limits_from, note_written,
                      open_output, progress_for, suggestion, verdict)
+from ..plural import plural
 
 NAME = "score"
 HELP = "score predictions against gold: official execution/program accuracy and peer scorers"
@@ -102,9 +103,9 @@ def run(args: argparse.Namespace) -> int:
     verdict(f"score: n = {report.n}, execution accuracy{bound} {official.execution_accuracy:.4f}"
             + (f", program accuracy{bound} {official.program_accuracy:.4f}" if official.program_accuracy is not None
                else "")
-            + (f"; the official script would abort on {len(report.would_abort_ids)} items" if report.would_abort_ids
-               else "")
-            + (f"; stopped_by_clock: {clock} items (the figures are lower bounds)" if clock else ""),
+            + (f"; the official script would abort on {plural(len(report.would_abort_ids), 'item')}"
+               if report.would_abort_ids else "")
+            + (f"; stopped_by_clock: {plural(clock, 'item')} (the figures are lower bounds)" if clock else ""),
             not report.would_abort_ids and not clock)
     return EXIT_DIVERGENCE if report.would_abort_ids or clock else EXIT_OK
 

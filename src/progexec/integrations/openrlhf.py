@@ -20,14 +20,15 @@ from typing import Any
 # Absolute imports: OpenRLHF loads this file by path as a top-level module, not as part of a package.
 from progexec.integrations._gold import AdapterInputError, checked_policy, usable
 from progexec.reward.remote import label_gold, response_text, rewards_record, score_query
+from ..plural import plural
 
 __all__ = ["reward_func", "response_text", "label_gold"]
 
 
 def _check(queries: Sequence[Any], prompts: Sequence[Any], labels: Sequence[Any]) -> None:
     if not len(queries) == len(prompts) == len(labels):
-        raise AdapterInputError(f"reward_func: {len(queries)} queries, {len(prompts)} prompts, "
-                                f"{len(labels)} labels")
+        raise AdapterInputError(f"reward_func: {plural(len(queries), 'query')}, {plural(len(prompts), 'prompt')}, "
+                                f"{plural(len(labels), 'label')}")
 
 
 def reward_func(queries: Sequence[Any], prompts: Sequence[Any], labels: Sequence[Any],

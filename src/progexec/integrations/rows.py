@@ -23,6 +23,7 @@ from ..errors import InputError, ProgexecError
 from ..readers import read_records
 from ..reward import Policy
 from ..reward.gold import GoldRecord, GoldRecordError
+from ..plural import plural
 
 TARGETS = ("verl", "trl", "openrlhf")
 """The frameworks rows are written for."""
@@ -156,8 +157,9 @@ def _convfinqa(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[
     answers = annotation.get("exe_ans_list") or []
     conversation = value.get("id") if isinstance(value.get("id"), str) else fallback
     if not (len(questions) == len(programs) == len(answers)) or not questions:
-        raise RowsError(f"{where} ({conversation}): {len(questions)} questions, {len(programs)} programs and "
-                        f"{len(answers)} answers; a conversation needs one of each per turn")
+        raise RowsError(f"{where} ({conversation}): {plural(len(questions), 'question')}, "
+                        f"{plural(len(programs), 'program')} and "
+                        f"{plural(len(answers), 'answer')}; a conversation needs one of each per turn")
     table = value.get("table")
     history: list[tuple[str, str]] = []
     for turn, (question, program, answer) in enumerate(zip(questions, programs, answers)):

@@ -26,6 +26,7 @@ from ..errors import ProgexecError
 from ..mathqa.corpus import mathqa_records
 from ..reward import Policy
 from .verl import DATA_SOURCE_DIALECTS
+from ..plural import plural
 
 SPLITS = {"finqa": ("test", "dev", "train"), "convfinqa": ("dev", "train"), "mathqa": ("test", "dev", "challenge_test")}
 ABILITY = {"finqa": "finance", "convfinqa": "finance", "mathqa": "math"}
@@ -175,7 +176,7 @@ def write_parquet(rows: Iterable[dict[str, Any]], path: Path) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m progexec.integrations.verl_rows",
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="python -m progexec.integrations.verl_rows",
                                      description="write verl RL rows from the embedded corpora")
     parser.add_argument("--dataset", required=True, choices=sorted(SPLITS))
     parser.add_argument("--split", action="append", metavar="SPLIT",
@@ -198,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"verl_rows: {error}", file=sys.stderr)
         return 2
     missing = sum(row["extra_info"]["question"] is None for row in rows)
-    print(f"verl_rows: wrote {count} rows to {args.out}"
+    print(f"verl_rows: wrote {plural(count, 'row')} to {args.out}"
           + (f"; {missing} have no question text (pass --questions)" if missing else ""), file=sys.stderr)
     return 0
 

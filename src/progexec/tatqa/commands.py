@@ -20,6 +20,7 @@ from ..items import Item
 from .run import NotExecuted
 from .report import TatqaReport, build_tatqa_report, render_html, render_json, render_markdown, render_score_html
 from .scoring import TatqaScore, score
+from ..plural import plural
 
 
 def score_record(result: TatqaScore, gold: str, pred: str, meta: dict[str, Any] | None) -> dict[str, Any]:
@@ -34,7 +35,7 @@ def write_score_text(result: TatqaScore, out: TextIO) -> None:
     out.write(f"Exact-match accuracy {result.em * 100:.2f}\nF1 score {result.f1 * 100:.2f}\n"
               f"Scale score {result.scale * 100:.2f}\n{result.em * 100:.2f}   &   {result.f1 * 100:.2f}\n----\n")
     out.write(f"exact floats: exact match {result.em!r}, F1 {result.f1!r}, scale score {result.scale!r} "
-              f"over {result.count} questions\n")
+              f"over {plural(result.count, 'question')}\n")
     sources = sorted({source for _, source in result.cells})
     out.write(f"\n{'answer type':<12} " + " ".join(f"{source:>24}" for source in sources) + "\n")
     for kind in sorted({kind for kind, _ in result.cells}):
@@ -49,7 +50,7 @@ def write_score_text(result: TatqaScore, out: TextIO) -> None:
 
 
 def _markdown(result: TatqaScore, gold: str, pred: str) -> str:
-    lines = ["# TAT-QA score", "", f"Gold `{gold}`, predictions `{pred}`: {result.count} questions.", "",
+    lines = ["# TAT-QA score", "", f"Gold `{gold}`, predictions `{pred}`: {plural(result.count, 'question')}.", "",
              "| measure | value | official printout |", "|---|---|---|",
              f"| exact match | {result.em!r} | {result.em * 100:.2f} |", f"| F1 | {result.f1!r} | {result.f1 * 100:.2f} |",
              f"| scale score | {result.scale!r} | {result.scale * 100:.2f} |", "",

@@ -23,6 +23,7 @@ from .classes import EvalDivergence, Failure
 from .diagnosis import Explanation, explanations
 from .protocol import Answer, Prepared, Protocol, Verdict, matches, parse_answer, prepare_all, reference
 from .semantics import Variant
+from ...plural import plural, plural_of
 
 Answerer = Callable[[Sequence[Prepared]], list[Answer]]
 ProgressHook = Callable[[int, int], None]
@@ -163,7 +164,7 @@ def check_chunk(prepared: Sequence[Prepared], answers: Sequence[Answer], protoco
                 report: EvalReport) -> None:
     """Compare one chunk's answers with the reference; classify and count every divergence."""
     if len(answers) != len(prepared):
-        raise ValueError(f"{len(answers)} answers for {len(prepared)} cases")
+        raise ValueError(f"{plural(len(answers), 'answer')} for {plural(len(prepared), 'case')}")
     for item, got in zip(prepared, answers):
         family = report.by_family.setdefault(item.case.family.value, [0, 0])
         family[0] += 1
@@ -201,7 +202,8 @@ def run_evaluator_check(answer: Answerer, name: str, protocol: Protocol = Protoc
             progress(report.cases + report.skipped, total)
     report.finish()
     if report.skipped:
-        report.notes.append(f"{report.skipped} case(s) have no {protocol.value} form (they do not parse or compile) "
+        report.notes.append(f"{plural(report.skipped, 'case')} {plural_of('has', report.skipped)} no "
+                            f"{protocol.value} form (they do not parse or compile) "
                             "and were not sent")
     return report
 
