@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any, cast
 
+from . import inputmeter
 from .errors import InputError  # InputError: the one kind of unusable input
 from .limits import Limits, current
 from .plural import plural
@@ -133,6 +134,8 @@ class TextSource:
 
     def close(self) -> None:
         for handle in self._closers:
+            if hasattr(handle, "raw"):
+                inputmeter.closed(handle.raw)
             if handle is not sys.stdin.buffer:
                 try:
                     handle.close()
@@ -154,6 +157,7 @@ def open_source(source: str | Path, limits: Limits | None = None) -> TextSource:
         raise InputError(f"{path}: is a directory, not a file", source=str(path), seen="a directory") from None
     except OSError as error:
         raise InputError(f"{path}: cannot be read ({error.strerror})", source=str(path)) from None
+    inputmeter.opened(binary.raw)  # a progress line shows the bytes read of the file's size
     return TextSource(binary, str(path), chosen)
 
 

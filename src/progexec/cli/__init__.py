@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, NoReturn, TextIO
 
+from .. import inputmeter
 from ..limits import limit_help, using
 from .common import EXIT_USAGE, UsageError, closest, internal_error, limits_from, take_written
 
@@ -140,6 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     guard = PipeGuard.install()
     take_written()
+    inputmeter.reset()  # a progress line counts the input bytes this command reads
     try:
         with using(limits_from(args)):  # every command runs under its --limit bounds
             code = int(args.handler(args))

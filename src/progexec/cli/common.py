@@ -6,13 +6,13 @@ import argparse
 import difflib
 import os
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import OptionError
 from ..limits import LimitError, Limits, current, from_assignments
+from .progress import Progress
 
 EXIT_OK = 0
 EXIT_DIVERGENCE = 1
@@ -56,38 +56,6 @@ def open_output(path: str | None) -> TextIO:
         raise UsageError(f"cannot write {path}: {error}") from None
     note_written(path)
     return handle
-
-
-class Progress:
-    """Count, rate and ETA on stderr for long work: only on a terminal (or when forced), never when piped."""
-
-    def __init__(self, total: int | None, label: str, enabled: bool | None = None) -> None:
-        self.total, self.label = total, label
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.started = time.monotonic()
-        self.last = 0.0
-        self.done = 0
-
-    def update(self, done: int) -> None:
-        self.done = done
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if now - self.last < 0.2 and done != self.total:
-            return
-        self.last = now
-        elapsed = max(now - self.started, 1e-9)
-        rate = done / elapsed
-        if self.total:
-            eta = (self.total - done) / rate if rate > 0 else 0.0
-            text = f"{self.label}: {done}/{self.total} ({rate:,.0f}/s, ETA {eta:.0f}s)"
-        else:
-            text = f"{self.label}: {done} ({rate:,.0f}/s, {elapsed:.0f}s)"
-        print(f"\r{text}\033[K", end="", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.enabled and self.last:
-            print(file=sys.stderr)
 
 
 SUGGESTION_CUTOFF = 0.75
@@ -145,9 +113,29 @@ def limits_from(args: argparse.Namespace) -> Limits:
         raise UsageError(str(error)) from None
 
 
-def progress_for(args: argparse.Namespace, total: int | None, label: str) -> Progress:
-    """A Progress line honouring ``--no-progress``."""
-    return Progress(total, label, False if getattr(args, "no_progress", False) else None)
+def progress_for(args: argparse.Namespace, total: int | None, label: str,
+                 inputs: Sequence[str | Path] | None = None) -> Progress:
+    """A Progress line honouring ``--no-progress``; ``inputs`` (paths, ``-``) give it their size in bytes, or
+    the item count of embedded corpus names."""
+    enabled = False if getattr(args, "no_progress", False) else None
+    if inputs and total is None and all(str(source) in _corpus_names() for source in inputs):
+        return Progress(_corpus_size(inputs) if enabled is None else None, label, enabled)
+    return Progress(total, label, enabled, inputs=inputs)
+
+
+def _corpus_names() -> tuple[str, ...]:
+    from ..corpus import CORPUS_NAMES
+
+    return CORPUS_NAMES
+
+
+def _corpus_size(names: Sequence[str | Path]) -> int | None:
+    """The number of items of embedded corpora (counted only when a progress line is drawn)."""
+    if not sys.stderr.isatty():
+        return None
+    from ..corpus import corpus_items
+
+    return sum(1 for name in names for _ in corpus_items(str(name)))
 
 
 OUTPUT_OPTIONS = ("--out", "--items", "--summary", "--junit", "--jobs", "-j", "--engine", "--ray-address",

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     with using(limits):  # the first input is judged (and refused) before the output is opened
         items = with_dialect(stream_items(sources), chosen_dialect(args))
         head = list(islice(items, 1))
-    progress = progress_for(args, None, "exec")
+    progress = progress_for(args, None, "exec", sources)
     out = open_output(args.out)
     try:
         with using(limits):  # the readers' bounds too: items are read as they are executed

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 
     out = open_output(args.out)
     kept = 0
-    progress = progress_for(args, None, NAME)
+    progress = progress_for(args, None, NAME, [args.input or f"mathqa:{args.split}"])
     try:
         work = PerItem(partial(_translate, semantics=semantics))
         for item in parallel_map(work, enumerate(counted()), parallel_options(args)):

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
             from ..tatqa.commands import run_report
 
             return run_report(args, items, _source(args.inputs), sources, limits)
-    progress = progress_for(args, None, "report")
+    progress = progress_for(args, None, "report", sources)
     with using(limits):
         try:
             report = build_report(items, _source(args.inputs), progress.update, limits, parallel_options(args))

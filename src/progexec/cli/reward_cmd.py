@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     first = next(chunks, None)  # the input is judged (and refused) before the output is opened
     out = open_output(args.out)
     statuses: Counter[str] = Counter()
-    progress = progress_for(args, None, NAME)
+    progress = progress_for(args, None, NAME, [args.input])
     options = parallel_options(args)
     try:  # one chunk is one task; a worker sends back one string and its status counts
         for text, counts in parallel_map(PerItem(partial(_score_chunk_text, default)), _chained(first, chunks),

@@ -139,7 +139,7 @@ def run_report(args: argparse.Namespace, items: Iterable[Item], source: str, sou
     """``progexec report`` on TAT-QA input: report.json, report.md, report.html into ``--out``."""
     from ..cli.common import EXIT_OK, UsageError, progress_for
 
-    progress = progress_for(args, None, "report")
+    progress = progress_for(args, None, "report", sources)
     try:
         report = build_tatqa_report(item_results(items, limits), source, progress.update)
     except InputError as error:
