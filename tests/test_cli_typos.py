@@ -53,8 +53,8 @@ def test_every_script_and_benchmark_parser_refuses_abbreviations() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "ArgumentParser":
                 made += 1
-                flags = {keyword.arg: keyword.value for keyword in node.keywords}
-                assert isinstance(flags.get("allow_abbrev"), ast.Constant) and flags["allow_abbrev"].value is False, \
+                flag = {keyword.arg: keyword.value for keyword in node.keywords}.get("allow_abbrev")
+                assert isinstance(flag, ast.Constant) and flag.value is False, \
                     f"{path.relative_to(ROOT)}:{node.lineno} builds a parser that takes abbreviations"
     assert made > 10
 

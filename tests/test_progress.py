@@ -87,7 +87,7 @@ def on_a_terminal(argv: list[str], cwd: Path, stdin: Path | None = None) -> str:
 
 def final_line(err: str) -> str:
     """The last progress line drawn (each starts with a carriage return and ends by clearing the line)."""
-    drawn = re.findall(r"\r([^\r\n]*)\x1b\[K", err)
+    drawn: list[str] = re.findall(r"\r([^\r\n]*)\x1b\[K", err)
     assert drawn, err
     return drawn[-1]
 

@@ -13,19 +13,19 @@ import stat
 import weakref
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 _OPEN: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
 _DONE = [0]
 """Bytes read of the files already closed, since the last :func:`reset`."""
 
 
-def opened(handle: IO[bytes]) -> None:
+def opened(handle: Any) -> None:
     """Watch a file just opened for reading (its raw handle: its position is the bytes read of it)."""
     _OPEN[id(handle)] = handle
 
 
-def closed(handle: IO[bytes]) -> None:
+def closed(handle: Any) -> None:
     """The file is done with: what was read of it stays counted."""
     if _OPEN.pop(id(handle), None) is not None:
         _DONE[0] += _position(handle)
@@ -41,7 +41,7 @@ def bytes_read() -> int:
     return _DONE[0] + sum(_position(handle) for handle in list(_OPEN.values()))
 
 
-def _position(handle: IO[bytes]) -> int:
+def _position(handle: Any) -> int:
     try:
         return 0 if handle.closed else handle.tell()
     except (OSError, ValueError):

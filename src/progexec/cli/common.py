@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from ..errors import OptionError
 from ..limits import LimitError, Limits, current, from_assignments
-from .progress import Progress
+from .progress import Progress as Progress  # re-exported: the commands' progress line
 
 EXIT_OK = 0
 EXIT_DIVERGENCE = 1

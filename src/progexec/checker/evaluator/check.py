@@ -133,8 +133,8 @@ class EvalReport:
                 kept = self.examples.setdefault(best.value, [])
                 kept += [example.as_class(best) for example in group.examples]
                 kept[:] = _simplest_distinct(kept)
-        for kind in [kind for kind, kept in self.examples.items() if not kept]:
-            del self.examples[kind]
+        for name in [name for name, kept in self.examples.items() if not kept]:
+            del self.examples[name]
 
     @property
     def unanswered(self) -> int:
