@@ -20,7 +20,7 @@ from typing import Any
 # Absolute imports: OpenRLHF loads this file by path as a top-level module, not as part of a package.
 from progexec.integrations._gold import AdapterInputError, checked_policy, usable
 from progexec.reward.remote import label_gold, response_text, rewards_record, score_query
-from ..plural import plural
+from progexec.plural import plural
 
 __all__ = ["reward_func", "response_text", "label_gold"]
 

@@ -23,7 +23,7 @@ from progexec.readers import read_records
 from progexec.integrations.docs import TASKS, DocsError, TaskKind, task_docs
 from progexec.integrations.judge import (EXECUTION_ACCURACY, NUMERIC_ACCURACY, PROGRAM_ACCURACY, PYTHON_ACCURACY, Judgement,
                      judge)
-from ...plural import plural
+from progexec.plural import plural
 
 
 def dataset(name: str, source: str | None = None, limit: int | None = None) -> MemoryDataset:
