@@ -125,6 +125,8 @@ def test_standard_input_shows_a_count_and_a_rate(tmp_path: Path) -> None:
     (["check-rounder", "--python", "builtins:round", "--cases", "300"], 300),
     (["mathqa-python", "--split", "challenge_test", "--out", "m.jsonl"], 604),
     (["exec", "--corpus", "convfinqa", "--out", "c.jsonl"], 2028),
+    (["check-reward", "--python", "progexec.integrations.verl:compute_score", "--signature", "verl", "--cases", "60"],
+     None),  # the suite and the probes' calls
 ])
 def test_a_known_item_count_shows_the_total(tmp_path: Path, argv: list[str], total: int | None) -> None:
     line = final_line(on_a_terminal(argv, tmp_path))
