@@ -121,3 +121,10 @@ def test_examples_are_distinct_programs() -> None:
     assert report.by_class == {"other": 8}
     programs = [example.case.program for example in report.examples["other"]]
     assert programs == ["divide(3, 8)", "divide(1, 8)", "divide(5, 80)"]  # simplest first: no table, then a small one
+
+
+def test_the_readme_quotes_the_tables_count_for_the_math_round_port() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quoted = re.search(r"port is `naive_rounding` on all its ([\d,]+) wrong cases", readme)
+    row = next(row for row in classic_ports() if "Math.round" in row[0])
+    assert quoted is not None and int(quoted.group(1).replace(",", "")) == row[3] and row[2] == "naive_rounding"
