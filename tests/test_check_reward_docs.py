@@ -68,7 +68,7 @@ def test_the_peer_table_is_the_scripts_table_with_a_measured_rate_for_each_peer(
     scripts = str(Path(__file__).resolve().parents[1] / "scripts")
     sys.path.insert(0, scripts)
     try:
-        import measure_reward_peers as script
+        import measure_reward_peers as script  # type: ignore[import-not-found]
     finally:
         sys.path.remove(scripts)
     written = script.tables([("f", RewardReport("m:f", "plain", 0, 0.5, (0.0, 1.0), "record"), 12.5)], 1000)

@@ -63,6 +63,30 @@ def _tokens(program: Any) -> list[str]:
     return tokens + ["EOF"]
 
 
+def _arith(op: str, a: Any, b: Any) -> Any:
+    if op == "add":
+        return a + b
+    if op == "subtract":
+        return a - b
+    if op == "multiply":
+        return a * b
+    if op == "divide":
+        return a / b
+    if op == "exp":
+        return a ** b
+    return "yes" if a > b else "no"
+
+
+def _table(op: str, row: list[Any]) -> Any:
+    if op == "table_max":
+        return max(row)
+    if op == "table_min":
+        return min(row)
+    if op == "table_sum":
+        return sum(row)
+    return sum(row) / len(row)
+
+
 def _eval(program: Any, table: Optional[list[list[str]]], dialect: str,
           finish: Callable[[float], float], per_step: bool) -> tuple[bool, Any]:
     marker = "const_" if dialect == "convfinqa" else "const"
@@ -91,9 +115,7 @@ def _eval(program: Any, table: Optional[list[list[str]]], dialect: str,
                         for arg in (arg1, arg2))
                 if NA in (a, b):
                     return False, None
-                result = {"add": lambda: a + b, "subtract": lambda: a - b, "multiply": lambda: a * b,
-                          "divide": lambda: a / b, "exp": lambda: a ** b,
-                          "greater": lambda: "yes" if a > b else "no"}[op]()
+                result = _arith(op, a, b)
             elif "table" in op:
                 rows = {line[0]: line[1:] for line in table}  # type: ignore[union-attr]
                 if "#" in arg1:
@@ -104,8 +126,7 @@ def _eval(program: Any, table: Optional[list[list[str]]], dialect: str,
                     row = _row(rows[arg1], marker)
                 if row == NA:
                     return False, None
-                result = {"table_max": max, "table_min": min, "table_sum": sum,
-                          "table_average": lambda r: sum(r) / len(r)}[op](row)
+                result = _table(op, row)
             if per_step and isinstance(result, float):
                 result = round(result, 5)
             results[index] = result
