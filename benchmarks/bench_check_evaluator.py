@@ -62,7 +62,7 @@ def run(argv: list[str], cwd: Path) -> tuple[int, float, float, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__)
     parser.add_argument("--cases", type=int, help="cases per row (default: the whole suite of each row)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-check-evaluator-"))

@@ -75,7 +75,7 @@ def external_check(cases: int) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=1_000_000)
     parser.add_argument("--external-cases", type=int, default=200_000)
     parser.add_argument("--exact-long", type=int, default=0, metavar="N",

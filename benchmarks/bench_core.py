@@ -93,7 +93,7 @@ def _time(function: Callable[[str, Any], Any], items: list[tuple[str, Any]], rep
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--warm", action="store_true", help="keep the step and literal caches between passes")
     args = parser.parse_args()

@@ -43,7 +43,7 @@ def floor_rate(count: int, jobs: int) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("checkout", type=Path, help="a local checkout of yale-nlp/FinanceMath")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"data directory (default {DEFAULT_DATA})")
     parser.add_argument("--jobs", type=int, default=4 * (os.cpu_count() or 1),

@@ -20,7 +20,7 @@ from progexec.datasets.mathqa.sandbox import SandboxLimits, default_jobs, run_sn
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__)
     parser.add_argument("--snippets", type=int, default=100, help="snippets to run in the sandbox (default 100)")
     args = parser.parse_args()
     records = list(mathqa_records("test")) + list(mathqa_records("dev"))

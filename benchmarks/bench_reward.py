@@ -97,7 +97,7 @@ def _baseline(lines: Sequence[str]) -> Callable[[], object]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=20_000, help="input lines per policy (default 20,000)")
     parser.add_argument("--chunk", type=int, default=1000, help="lines per score_lines call (default 1,000)")
     parser.add_argument("--repeat", type=int, default=2, help="runs per figure; the best is kept (default 2)")

@@ -125,7 +125,7 @@ def _commit() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1_000_000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--engines", default="serial,process,ray")

@@ -31,7 +31,7 @@ def _seconds_per_snippet(codes: list[str], isolated: bool) -> tuple[float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__)
     parser.add_argument("--snippets", type=int, default=40, help="snippets per round and way (default 40)")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     args = parser.parse_args()

@@ -106,7 +106,8 @@ def baseline_loop(gold_by_id: dict[str, Any], predictions: list[Any]) -> tuple[i
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False,
+                                     description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="only the FinQANet example set")
     args = parser.parse_args(argv)
     files = sorted(DATA.glob("*_predictions.json.gz"))

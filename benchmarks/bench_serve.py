@@ -161,7 +161,8 @@ def _row(label: str, pattern: str, seconds: float, latencies: list[float], failu
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False,
+                                     description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workers", default="1,2", help="worker counts to start, comma-separated (default 1,2)")
     parser.add_argument("--port", type=int, help="measure a server already listening on 127.0.0.1:PORT instead")
     parser.add_argument("--pid", type=int, help="with --port: the server's process id, to measure its CPU time")

@@ -500,7 +500,8 @@ PARTS = ("startup", "inprocess", "cold", "exec", "reward", "jobs", "ray", "async
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--official-finqa", type=Path, default=None)
     parser.add_argument("--official-convfinqa", type=Path, default=None)
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")

@@ -447,7 +447,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     def env_path(name: str) -> Path | None:
         return Path(os.environ[name]) if os.environ.get(name) else None
 
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False,
+                                     description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--official-finqa", type=Path, default=env_path("PROGEXEC_OFFICIAL_FINQA"),
                         help="checkout of czyssrs/FinQA (env PROGEXEC_OFFICIAL_FINQA)")
     parser.add_argument("--official-convfinqa", type=Path, default=env_path("PROGEXEC_OFFICIAL_CONVFINQA"),

@@ -109,7 +109,8 @@ def convfinqa_score(directory: str, module: str, pred: Path, gold: Path, out_dir
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False,
+                                     description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     loop = commands.add_parser("exec-loop")
     loop.add_argument("directory")

@@ -155,7 +155,7 @@ def build(helm_source: Path) -> bytes:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--helm-source", type=Path, required=True,
                         help="HELM's src/helm/benchmark/metrics/conv_fin_qa_calc_metrics.py")
     args = parser.parse_args()

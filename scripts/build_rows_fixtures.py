@@ -35,7 +35,7 @@ def _write(name: str, data: Any) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True, help="the shared data folder (finqa/, convfinqa/, mathqa/)")
     data = parser.parse_args().data
     OUT.mkdir(parents=True, exist_ok=True)

@@ -88,7 +88,7 @@ def build(arch: int, signals: bool = False) -> bytes:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help=f"directory to write to (default {OUT})")
     out = parser.parse_args().out
     for kind, signals in FILTERS.items():

@@ -144,7 +144,7 @@ def by_progexec(task: str, docs: list[dict[str, str]], answers: dict[str, str], 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=200)
     parser.add_argument("--mathqa-limit", type=int, default=40)
     args = parser.parse_args()

@@ -85,7 +85,7 @@ def _digest(data: bytes) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--baseline-src", type=Path, required=True, help="the baseline's src directory")
     parser.add_argument("--src", type=Path, default=ROOT / "src", help="the source under test (default: this src)")
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")

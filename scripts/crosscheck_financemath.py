@@ -166,7 +166,7 @@ def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--official-worker":
         official_worker(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]), [Path(p) for p in sys.argv[5:]])
         return 0
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("checkout", type=Path, help="a local checkout of yale-nlp/FinanceMath")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"the data directory (default {DEFAULT_DATA})")
     parser.add_argument("--jobs", type=int, default=4 * (os.cpu_count() or 1))

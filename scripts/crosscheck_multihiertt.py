@@ -158,7 +158,7 @@ def check_scoring(peer: dict[str, Any], seed: int) -> tuple[int, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--checkout", required=True, type=Path, help="a local checkout of psunlpgroup/MultiHiertt")
     parser.add_argument("--limit", type=int, default=None, help="at most this many corpus programs")
     parser.add_argument("--seed", type=int, default=20221)

@@ -61,7 +61,7 @@ def only(report: dict[str, Any], kind: str, dialect: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n", 1)[0])
     parser.add_argument("--finqa", type=Path, required=True, help="directory holding FinQA's evaluate.py")
     parser.add_argument("--convfinqa", type=Path, required=True, help="directory holding ConvFinQA's general_utils.py")
     args = parser.parse_args(argv)

@@ -288,7 +288,7 @@ def compare_files(tatqa: Path, gold: str, questions: list[Any], predictions: dic
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--tatqa", required=True, type=Path, help="local checkout of NExTplusplus/TAT-QA")
     parser.add_argument("--gold", action="append", help="gold files (default: tatqa:dev and tatqa:test)")
     parser.add_argument("--sets", type=int, default=6, help="prediction sets per gold file (default 6)")

@@ -139,7 +139,7 @@ def agrees(ok: bool, value: Any, status: Status, ours: float | None) -> bool:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--trax-source", type=Path, required=True, help="trax/data/tf_inputs.py")
     parser.add_argument("--random", type=int, default=0, metavar="N", help="also N random formulas")
     parser.add_argument("--seed", type=int, default=1)

@@ -105,7 +105,7 @@ def mutation_runs(metric: Any, golds: list[GoldItem], count: int, seed: int) -> 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--finqa-evaluate", type=Path, help="a local copy of czyssrs/FinQA code/evaluate/evaluate.py")
     parser.add_argument("--limit", type=int, default=0, help="items per set (0: all)")
     parser.add_argument("--predictions", type=Path, default=PREDICTIONS,

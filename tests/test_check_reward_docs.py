@@ -55,3 +55,28 @@ def test_the_python_example_runs_and_says_what_the_doc_says() -> None:
     namespace: dict[str, object] = {}
     exec(block, namespace)  # the doc's own code, then its last line's value against its comment
     assert repr(eval(expression, namespace)) == shown.strip()
+
+
+def test_the_peer_table_is_the_scripts_table_with_a_measured_rate_for_each_peer() -> None:
+    """The table between the peers markers has the shape scripts/measure_reward_peers.py writes (its header and
+    its lead line), and a rate in cases/s for Math-Verify, verl's gsm8k and math_reward; prime_math's is the
+    documented footnote (its module needs torch, which only CI's RL run has)."""
+    import sys
+
+    from progexec.checker.reward.check import RewardReport
+
+    scripts = str(Path(__file__).resolve().parents[1] / "scripts")
+    sys.path.insert(0, scripts)
+    try:
+        import measure_reward_peers as script  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(scripts)
+    written = script.tables([("f", RewardReport("m:f", "plain", 0, 0.5, (0.0, 1.0), "record"), 12.5)], 1000)
+    peers = section("<!-- peers -->", "<!-- /peers -->").strip()
+    assert peers.splitlines()[:4] == written.splitlines()[:4]  # the lead line, the header with cases/s
+    table = {row[0]: row for row in rows(peers.split("\n\n", 1)[1].split("\n\n", 1)[0])}
+    assert all(len(row) == 9 for row in table.values())
+    rates = {label.split()[0] + " " + label.split()[1]: row[-1] for label, row in table.items()}
+    for peer in ("Math-Verify `verify(parse(gold),", "verl `gsm8k.compute_score`", "verl `math_reward.compute_score`"):
+        assert re.fullmatch(r"[\d,]+(\.\d)?", rates[peer]), (peer, rates[peer])
+    assert rates["verl `prime_math.compute_score`"] == "— (a)" and "(a) verl's `prime_math`" in DOC

@@ -28,6 +28,7 @@ from typing import Any
 from .jsoncodec import loads, raw_decoder
 from .core.limits import Limits, current
 from .textsource import CHUNK_CHARS, InputError, TextSource, source_from_text
+from .core.plural import plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +109,8 @@ def line_record(text: str | None, number: int, limits: Limits | None = None) -> 
     """Line ``number`` of :func:`iter_raw_lines` as its Record; None for a blank line (not a record)."""
     where = f"line {number}"
     if text is None:
-        return Record(number, where, error=f"{where} is over {(limits or current()).max_line_chars} characters "
-                                           "(max_line_chars)")
+        bound = (limits or current()).max_line_chars
+        return Record(number, where, error=f"{where} is over {plural(bound, 'character')} (max_line_chars)")
     return decode(text, number, where) if text.strip() else None
 
 
@@ -250,7 +251,7 @@ def _element(reader: _ListText, number: int, bound: int) -> list[Record]:
                 text = reader.text[reader.position:end]
                 reader.position = end
                 if len(text) > bound:
-                    return [Record(number, where, error=f"{where} is over {bound} characters (max_line_chars)")]
+                    return [Record(number, where, error=f"{where} is over {plural(bound, 'character')} (max_line_chars)")]
                 if _suspect_unicode(text) and holds_invalid_unicode(value):
                     return [Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")]
                 return [Record(number, where, value)]
@@ -423,7 +424,7 @@ def _unreadable_rest(reader: _ListText, number: int, error: str) -> list[Record]
 def _skip(reader: _ListText, number: int, where: str, bound: int) -> Record:
     """Skip an element over ``bound`` characters without holding it; one error record for it."""
     scanner = ElementScanner()
-    error = f"{where} is over {bound} characters (max_line_chars)"
+    error = f"{where} is over {plural(bound, 'character')} (max_line_chars)"
     while True:
         end_at = scanner.feed(reader.text, reader.position)
         if end_at is not None:
@@ -510,7 +511,7 @@ def read_document(source: TextSource, limits: Limits | None = None) -> Record:
     while chunk := source.read(CHUNK_CHARS):
         size += len(chunk)
         if size > bound:
-            raise InputError(f"{source.name}: one JSON document over {bound} characters (max_line_chars): a "
+            raise InputError(f"{source.name}: one JSON document over {plural(bound, 'character')} (max_line_chars): a "
                              "document is read whole, so it is bounded like one record; write JSON Lines or a "
                              "JSON list instead", source=source.name, bound="max_line_chars")
         parts.append(chunk)
@@ -545,7 +546,7 @@ def _int_or_mark(digits: str) -> Any:
     try:
         return int(digits)
     except ValueError:
-        return Unreadable(f"an integer of {len(digits.lstrip('-'))} digits (more than Python reads)")
+        return Unreadable(f"an integer of {plural(len(digits.lstrip('-')), 'digit')} (more than Python reads)")
 
 
 def decode_marked(data: bytes | str, name: str = "the body") -> Any:

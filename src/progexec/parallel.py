@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from .core.plural import plural
 
 if TYPE_CHECKING:  # multiprocessing is imported only when a process pool starts (a serial run never needs it)
     import multiprocessing.context
@@ -121,7 +122,8 @@ def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
 
 def _checked(results: Sequence[R], chunk: Sequence[object], index: int) -> Sequence[R]:
     if len(results) != len(chunk):
-        raise ParallelError(f"chunk {index} ({len(chunk)} items) came back with {len(results)} results")
+        raise ParallelError(f"chunk {index} ({plural(len(chunk), 'item')}) came back with "
+                            f"{plural(len(results), 'result')}")
     return results
 
 

@@ -18,6 +18,8 @@ from typing import IO, Any, cast
 
 from .core.errors import InputError  # InputError: the one kind of unusable input
 from .core.limits import Limits, current
+from . import inputmeter
+from .core.plural import plural
 
 CHUNK_CHARS = 1 << 20
 """Characters read at a time from a stream."""
@@ -57,13 +59,14 @@ class _BoundedReader(io.RawIOBase):
         data = self.inner.read(len(buffer))
         self.count += len(data)
         if self.count > self.limits.max_input_bytes:
-            raise InputError(f"{self.name}: more than {self.limits.max_input_bytes} bytes after decompression "
+            raise InputError(f"{self.name}: more than {plural(self.limits.max_input_bytes, 'byte')} after "
+                             f"decompression "
                              "(max_input_bytes); refused (a compressed file that expands without bound?)",
                              source=self.name, bound="max_input_bytes")
         if self.compressed is not None and self.count > self.limits.gzip_ratio_after_bytes \
                 and self.count > self.limits.max_gzip_ratio * max(self.compressed.count, 1):
-            raise InputError(f"{self.name}: gzip data expanding more than {self.limits.max_gzip_ratio} times "
-                             f"({self.count} bytes from {self.compressed.count}; max_gzip_ratio); refused "
+            raise InputError(f"{self.name}: gzip data expanding more than {plural(self.limits.max_gzip_ratio, 'time')} "
+                             f"({plural(self.count, 'byte')} from {self.compressed.count}; max_gzip_ratio); refused "
                              "as a decompression bomb", source=self.name, bound="max_gzip_ratio")
         buffer[:len(data)] = data
         return len(data)
@@ -131,6 +134,8 @@ class TextSource:
 
     def close(self) -> None:
         for handle in self._closers:
+            if hasattr(handle, "raw"):
+                inputmeter.closed(handle.raw)
             if handle is not sys.stdin.buffer:
                 try:
                     handle.close()
@@ -152,6 +157,7 @@ def open_source(source: str | Path, limits: Limits | None = None) -> TextSource:
         raise InputError(f"{path}: is a directory, not a file", source=str(path), seen="a directory") from None
     except OSError as error:
         raise InputError(f"{path}: cannot be read ({error.strerror})", source=str(path)) from None
+    inputmeter.opened(binary.raw)  # a progress line shows the bytes read of the file's size
     return TextSource(binary, str(path), chosen)
 
 

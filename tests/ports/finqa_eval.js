@@ -2,7 +2,10 @@
 // Protocol jsonl / tokens: one JSON case per stdin line, one {"id","valid","value"} line out.
 // `node finqa_eval.js [VARIANT] [N]` makes it wrong on purpose, one rule at a time:
 //   naive, per_step, parse_float, no_stale_row, percent_ignored, greater_number,
-//   exp_negative_refused, crash_after N, no_flush.
+//   exp_negative_refused, crash_after N, no_flush;
+// and the classic ports of docs/check-evaluator.md: math_round (Math.round(v * 1e5) / 1e5),
+//   to_fixed (Number(v.toFixed(5))), no_round (no final rounding), float32 (every number and result
+//   held as a float32, Math.fround), no_table (the table ops unsupported).
 "use strict";
 
 const VARIANT = process.argv[2] || "correct";
@@ -120,11 +123,11 @@ function arith(op, a, b) {
     throw new Invalid("string arithmetic");
   }
   switch (op) {
-    case "add": return a + b;
-    case "subtract": return a - b;
-    case "multiply": return a * b;
-    case "divide": if (b === 0) throw new Invalid("divide by zero"); return a / b;
-    default: return pow(a, b);
+    case "add": return f32(a + b);
+    case "subtract": return f32(a - b);
+    case "multiply": return f32(a * b);
+    case "divide": if (b === 0) throw new Invalid("divide by zero"); return f32(a / b);
+    default: return f32(pow(a, b));
   }
 }
 
@@ -139,10 +142,10 @@ function tableOp(op, row) {
   if (op === "table_max") return pyMax(row, (v, b) => v > b);
   if (op === "table_min") return pyMax(row, (v, b) => v < b);
   let total = 0;
-  for (const v of row) total += v;
+  for (const v of row) total = f32(total + v);
   if (op === "table_sum") return total;
   if (row.length === 0) throw new Invalid("average of nothing");
-  return total / row.length;
+  return f32(total / row.length);
 }
 
 function round5(x) {  // CPython round(x, 5): the exact binary value, ties to even
@@ -167,14 +170,21 @@ function naive5(x) {
 }
 
 function finish(x) {
+  if (VARIANT === "math_round") return Number.isFinite(x) ? Math.round(x * 1e5) / 1e5 : x;
+  if (VARIANT === "to_fixed") return Number.isFinite(x) ? Number(x.toFixed(5)) : x;
+  if (VARIANT === "no_round") return x;
   return VARIANT === "naive" ? naive5(x) : round5(x);
+}
+
+function f32(v) {  // the float32 port holds every number in single precision
+  return VARIANT === "float32" && typeof v === "number" ? Math.fround(v) : v;
 }
 
 function evaluate(tokens, table, dialect) {
   const marker = dialect === "convfinqa" ? "const_" : "const";
   const body = tokens.slice(0, -1);
   if (dialect === "convfinqa" && body.length === 1) {
-    const n = strToNum(body[0], marker);
+    const n = f32(strToNum(body[0], marker));
     if (n === null) throw new Invalid("bare");
     return finish(n);
   }
@@ -202,7 +212,7 @@ function evaluate(tokens, table, dialect) {
         if (!results.has(key)) throw new Invalid("ref");
         return results.get(key);
       }
-      const v = strToNum(arg, marker);
+      const v = f32(strToNum(arg, marker));
       if (v === null) throw new Invalid("literal");
       return v;
     };
@@ -212,6 +222,7 @@ function evaluate(tokens, table, dialect) {
       result = arith(op, a, b);
       if (VARIANT === "per_step" && isNum(result)) result = round5(result);
     } else if (op.includes("table")) {
+      if (VARIANT === "no_table") throw new Invalid("table ops unsupported");
       if (table === null) throw new Invalid("no table");
       const rows = new Map();
       for (const line of table) {
@@ -224,7 +235,7 @@ function evaluate(tokens, table, dialect) {
       } else {
         if (!rows.has(arg1)) throw new Invalid("row");
         row = rows.get(arg1).map((cell) => {
-          const v = strToNum(cleanCell(cell), marker);
+          const v = f32(strToNum(cleanCell(cell), marker));
           if (v === null) throw new Invalid("cell");
           return v;
         });

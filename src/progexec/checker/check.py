@@ -17,6 +17,7 @@ from .cases import DEFAULT_CASES, CaseBlock, DigitsPlan, Family, iter_blocks
 from .divergence import Divergence, Failure, classify, mismatches, reference_round, same_float
 from ..core.errors import ProgexecError
 from .report import PortFault
+from ..core.plural import plural
 
 Answerer = Callable[[Sequence[float], Sequence[int]], list[object]]
 """One answer per case: the rounder's value, or a Failure."""
@@ -107,7 +108,7 @@ def _keep(report: CheckReport, example: Counterexample, limit: int) -> None:
 def check_block(block: CaseBlock, answers: Sequence[object], report: CheckReport, limit: int = 20) -> None:
     """Compare one block's answers with the oracle and add them to ``report``."""
     if len(answers) != len(block):
-        raise ValueError(f"{len(answers)} answers for {len(block)} cases")
+        raise ValueError(f"{plural(len(answers), 'answer')} for {plural(len(block), 'case')}")
     for family in block.families:
         report.by_family.setdefault(family.value, [0, 0])[0] += 1
     for index in mismatches(answers, block.expected):

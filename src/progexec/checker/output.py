@@ -12,6 +12,7 @@ from .check import CheckReport, Counterexample
 from .divergence import Divergence
 from .report import JUnit, class_lines, dumps, families_json, family_lines, fault_lines, unanswered_note
 from ..records import FORMAT_VERSION  # the one version of every output (its change log is there)
+from ..core.plural import plural, plural_of
 
 
 
@@ -63,7 +64,8 @@ def varied(examples: list[Counterexample], count: int) -> list[Counterexample]:
 def as_text(report: CheckReport, allow_sign_of_zero: bool = False, examples: int = 10) -> str:
     """A human summary: verdict, classes, families with divergences, a few counterexamples."""
     verdict = "PASS" if report.passed(allow_sign_of_zero) else "FAIL"
-    lines = [f"{verdict} {report.rounder}: {report.cases:,} cases (seed {report.seed}, ndigits {report.digits}), "
+    lines = [f"{verdict} {report.rounder}: {plural(report.cases, 'case', grouped=True)} (seed {report.seed}, "
+             f"ndigits {report.digits}), "
              f"{report.divergent:,} divergent{unanswered_note(report.unanswered)}"]
     lines += class_lines(report.by_class, lambda k: Divergence(k).explain, lambda k: Divergence(k).minor, 9)
     lines += family_lines(report.by_family, 14)
@@ -87,7 +89,8 @@ def as_junit(report: CheckReport, allow_sign_of_zero: bool = False) -> str:
         minor_only = allow_sign_of_zero and all(
             c.divergence.minor for c in report.counterexamples if c.family.value == family)
         shown = [_example_line(c) for c in report.counterexamples if c.family.value == family]
-        junit.case(family, f"{cases} cases", ("divergence", f"{divergent} of {cases} cases differ from CPython round",
+        differ = f"{divergent} of {plural(cases, 'case')} {plural_of('differs', divergent)} from CPython round"
+        junit.case(family, plural(cases, "case"), ("divergence", differ,
                                               "\n".join(shown)) if divergent and not minor_only else None)
     if report.search is not None:
         junit.case("search", failure=("divergence", "hypothesis found a counterexample", _example_line(report.search)))

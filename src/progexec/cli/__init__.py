@@ -10,7 +10,6 @@ but ``progexec.__main__``.
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import io
 import os
@@ -18,10 +17,11 @@ import re
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from ..core.limits import limit_help, using
-from .common import EXIT_USAGE, UsageError, internal_error, limits_from, take_written
+from .common import EXIT_USAGE, UsageError, closest, internal_error, limits_from, take_written
+from .. import inputmeter
 
 COMMAND_MODULES: dict[str, str] = {
     "run": "run_cmd", "exec": "exec_cmd", "report": "report_cmd", "score": "score_cmd",
@@ -62,10 +62,15 @@ DEFAULT_EXIT_CODES = "exit codes: 0 ok, 1 divergence or mismatch found, 2 usage 
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with a suggestion for a misspelled option, command or choice (``did you mean '--out'?``);
-    ``commands`` maps each subcommand name to its parser."""
+    """argparse with a suggestion for a misspelled option, command or choice (``did you mean '--out'?``),
+    only when one is close to the typo; no abbreviations (``--no-progres`` is an error, never taken for
+    ``--no-progress``: a typo must not change what runs). ``commands`` maps each subcommand name to its parser."""
 
     commands: dict[str, argparse.ArgumentParser]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["allow_abbrev"] = False  # subcommand parsers are made by this class too (add_parser)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         super().error(message + _hint(self, message))
@@ -81,17 +86,17 @@ def _hint(parser: argparse.ArgumentParser, message: str) -> str:
     choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
     if choice is not None:
         known = re.findall(r"'([^']*)'", choice.group(2)) or [word.strip() for word in choice.group(2).split(",")]
-        close = difflib.get_close_matches(choice.group(1), known, n=1)
+        close = closest(choice.group(1), known)
         if close:
-            return f"; did you mean {close[0]!r}?"
+            return f"; did you mean {close!r}?"
     known = [option for action in parser._actions for option in action.option_strings]
     words = message.split(": ", 1)[1].split() if message.startswith("unrecognized arguments: ") else _WORDS
     for word in words:
         name = word.split("=")[0]
-        if not word.startswith("-") or name in known or any(option.startswith(name) for option in known):
-            continue  # an option of this command, or an abbreviation argparse accepts
-        if close := difflib.get_close_matches(name, known, n=1):
-            return f"; did you mean {close[0]!r}?"
+        if not word.startswith("-") or name in known:
+            continue  # an option of this command
+        if close := closest(name, known):
+            return f"; did you mean {close!r}?"
     return ""
 
 
@@ -139,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     guard = PipeGuard.install()
     take_written()
+    inputmeter.reset()  # a progress line counts the input bytes this command reads
     try:
         with using(limits_from(args)):  # every command runs under its --limit bounds
             code = int(args.handler(args))

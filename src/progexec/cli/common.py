@@ -6,13 +6,13 @@ import argparse
 import difflib
 import os
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..core.errors import OptionError
 from ..core.limits import LimitError, Limits, current, from_assignments
+from .progress import Progress as Progress  # re-exported: the commands' progress line
 
 EXIT_OK = 0
 EXIT_DIVERGENCE = 1
@@ -71,42 +71,23 @@ def open_output(path: str | None) -> TextIO:
     return handle
 
 
-class Progress:
-    """Count, rate and ETA on stderr for long work: only on a terminal (or when forced), never when piped."""
+SUGGESTION_CUTOFF = 0.75
+"""How alike a typo and a known name must be (difflib's ratio, leading dashes left out) to be suggested:
+``--no-progres`` gets ``--no-progress``, ``--jsn`` gets ``--json``, ``--bogus`` gets nothing."""
 
-    def __init__(self, total: int | None, label: str, enabled: bool | None = None) -> None:
-        self.total, self.label = total, label
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.started = time.monotonic()
-        self.last = 0.0
-        self.done = 0
 
-    def update(self, done: int) -> None:
-        self.done = done
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if now - self.last < 0.2 and done != self.total:
-            return
-        self.last = now
-        elapsed = max(now - self.started, 1e-9)
-        rate = done / elapsed
-        if self.total:
-            eta = (self.total - done) / rate if rate > 0 else 0.0
-            text = f"{self.label}: {done}/{self.total} ({rate:,.0f}/s, ETA {eta:.0f}s)"
-        else:
-            text = f"{self.label}: {done} ({rate:,.0f}/s, {elapsed:.0f}s)"
-        print(f"\r{text}\033[K", end="", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.enabled and self.last:
-            print(file=sys.stderr)
+def closest(name: str, known: Sequence[str]) -> str | None:
+    """The known name closest to a misspelled one, when it is close (else None); options are compared
+    without their leading dashes, which would otherwise make any two options look alike."""
+    bare = {option.lstrip("-"): option for option in known if option.lstrip("-")}
+    match = difflib.get_close_matches(name.lstrip("-"), list(bare), n=1, cutoff=SUGGESTION_CUTOFF)
+    return bare[match[0]] if match else None
 
 
 def suggestion(name: str, known: Sequence[str]) -> str:
-    """``"; did you mean X?"`` for a misspelled name, or nothing."""
-    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    """``"; did you mean X?"`` for a misspelled name close to a known one, or nothing."""
+    close = closest(name, known)
+    return f"; did you mean {close!r}?" if close else ""
 
 
 def verdict(text: str, ok: bool) -> None:
@@ -145,9 +126,29 @@ def limits_from(args: argparse.Namespace) -> Limits:
         raise UsageError(str(error)) from None
 
 
-def progress_for(args: argparse.Namespace, total: int | None, label: str) -> Progress:
-    """A Progress line honouring ``--no-progress``."""
-    return Progress(total, label, False if getattr(args, "no_progress", False) else None)
+def progress_for(args: argparse.Namespace, total: int | None, label: str,
+                 inputs: Sequence[str | Path] | None = None) -> Progress:
+    """A Progress line honouring ``--no-progress``; ``inputs`` (paths, ``-``) give it their size in bytes, or
+    the item count of embedded corpus names."""
+    enabled = False if getattr(args, "no_progress", False) else None
+    if inputs and total is None and all(str(source) in _corpus_names() for source in inputs):
+        return Progress(_corpus_size(inputs) if enabled is None else None, label, enabled)
+    return Progress(total, label, enabled, inputs=inputs)
+
+
+def _corpus_names() -> tuple[str, ...]:
+    from ..corpus import CORPUS_NAMES
+
+    return CORPUS_NAMES
+
+
+def _corpus_size(names: Sequence[str | Path]) -> int | None:
+    """The number of items of embedded corpora (counted only when a progress line is drawn)."""
+    if not sys.stderr.isatty():
+        return None
+    from ..corpus import corpus_items
+
+    return sum(1 for name in names for _ in corpus_items(str(name)))
 
 
 OUTPUT_OPTIONS = ("--out", "--items", "--summary", "--junit", "--jobs", "-j", "--engine", "--ray-address",

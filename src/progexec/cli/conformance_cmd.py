@@ -11,6 +11,7 @@ from pathlib import Path
 from ..checker.evaluator.cases import SUITES
 from ..checker.evaluator.conformance import export
 from .common import EXIT_OK, UsageError, note_written
+from ..core.plural import plural
 
 NAME = "conformance"
 HELP = "export the FinQA evaluator conformance suite (JSON Lines and a decTest-style text form) for ports"
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise UsageError(f"cannot write {args.directory}: {error}") from None
     for name, count in counts.items():
-        print(f"{Path(args.directory) / name}: {count:,} cases")
+        print(f"{Path(args.directory) / name}: {plural(count, 'case', grouped=True)}")
         note_written(Path(args.directory) / name)
     if args.suite != "reward":  # the evaluator suites' export writes a README.md beside them; the reward one does not
         note_written(Path(args.directory) / "README.md")

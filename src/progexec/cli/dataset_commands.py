@@ -20,6 +20,7 @@ from ..core.item import Item
 from ..datasets.tatqa.run import NotExecuted
 from ..datasets.tatqa.report import TatqaReport, build_tatqa_report, render_html, render_json, render_markdown, render_score_html
 from ..datasets.tatqa.scoring import TatqaScore, score
+from ..core.plural import plural
 
 
 def score_record(result: TatqaScore, gold: str, pred: str, meta: dict[str, Any] | None) -> dict[str, Any]:
@@ -34,7 +35,7 @@ def write_score_text(result: TatqaScore, out: TextIO) -> None:
     out.write(f"Exact-match accuracy {result.em * 100:.2f}\nF1 score {result.f1 * 100:.2f}\n"
               f"Scale score {result.scale * 100:.2f}\n{result.em * 100:.2f}   &   {result.f1 * 100:.2f}\n----\n")
     out.write(f"exact floats: exact match {result.em!r}, F1 {result.f1!r}, scale score {result.scale!r} "
-              f"over {result.count} questions\n")
+              f"over {plural(result.count, 'question')}\n")
     sources = sorted({source for _, source in result.cells})
     out.write(f"\n{'answer type':<12} " + " ".join(f"{source:>24}" for source in sources) + "\n")
     for kind in sorted({kind for kind, _ in result.cells}):
@@ -49,7 +50,7 @@ def write_score_text(result: TatqaScore, out: TextIO) -> None:
 
 
 def _markdown(result: TatqaScore, gold: str, pred: str) -> str:
-    lines = ["# TAT-QA score", "", f"Gold `{gold}`, predictions `{pred}`: {result.count} questions.", "",
+    lines = ["# TAT-QA score", "", f"Gold `{gold}`, predictions `{pred}`: {plural(result.count, 'question')}.", "",
              "| measure | value | official printout |", "|---|---|---|",
              f"| exact match | {result.em!r} | {result.em * 100:.2f} |", f"| F1 | {result.f1!r} | {result.f1 * 100:.2f} |",
              f"| scale score | {result.scale!r} | {result.scale * 100:.2f} |", "",
@@ -131,7 +132,7 @@ def run_report(args: argparse.Namespace, items: Iterable[Item], source: str, sou
     """``progexec report`` on TAT-QA input: report.json, report.md, report.html into ``--out``."""
     from ..cli.common import EXIT_OK, UsageError, progress_for
 
-    progress = progress_for(args, None, "report")
+    progress = progress_for(args, None, "report", sources)
     try:
         report = build_tatqa_report(item_results(items, limits), source, progress.update)
     except InputError as error:

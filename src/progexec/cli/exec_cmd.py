@@ -25,6 +25,7 @@ from .parallel_args import add_parallel_arguments, parallel_options
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
 from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output, progress_for,
                      verdict, write_summary)
+from ..core.plural import plural
 
 NAME = "exec"
 HELP = "execute a batch of programs (FinQA / ConvFinQA / MathQA / JSON Lines) and write one JSON line per program"
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     with using(limits):  # the first input is judged (and refused) before the output is opened
         items = with_dialect(stream_items(sources), chosen_dialect(args))
         head = list(islice(items, 1))
-    progress = progress_for(args, None, "exec")
+    progress = progress_for(args, None, "exec", sources)
     out = open_output(args.out)
     try:
         with using(limits):  # the readers' bounds too: items are read as they are executed
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         for line in tally.summary():
             print(f"exec: {line}", file=sys.stderr)
     if tally.clock:
-        verdict(f"exec: {tally.clock} items stopped by the clock; the figures are lower bounds", False)
+        verdict(f"exec: {plural(tally.clock, 'item')} stopped by the clock; the figures are lower bounds", False)
         return EXIT_DIVERGENCE
     return EXIT_OK if tally.matched == tally.with_gold else EXIT_DIVERGENCE
 
@@ -184,11 +185,11 @@ class Tally:
         lines = []
         if self.statuses or not self.sections:
             by_status = ", ".join(f"{name} {count}" for name, count in sorted(self.statuses.items()))
-            lines.append(f"{sum(self.statuses.values())} programs ({by_status}); "
+            lines.append(f"{plural(sum(self.statuses.values()), 'program')} ({by_status}); "
                          f"{self.matched}/{self.with_gold} match their gold answer")
         if self.not_executed:
             by_type = ", ".join(f"{name} {count}" for name, count in sorted(self.not_executed.items()))
-            lines.append(f"{sum(self.not_executed.values())} questions of other types counted, not executed "
+            lines.append(f"{plural(sum(self.not_executed.values()), 'question')} of other types counted, not executed "
                          f"({by_type})")
         for name, section in self.sections.items():
             by_status = ", ".join(f"{status} {count}" for status, count in sorted(section.statuses.items()))

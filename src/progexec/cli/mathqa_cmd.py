@@ -18,6 +18,7 @@ from ..readers import InputError, read_records
 from ..records import dumps
 from .parallel_args import add_parallel_arguments, parallel_options
 from .common import EXIT_OK, UsageError, add_batch_options, open_output, progress_for, write_summary
+from ..core.plural import plural
 
 if TYPE_CHECKING:
     from ..datasets.mathqa.python_gen import PythonItem
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 
     out = open_output(args.out)
     kept = 0
-    progress = progress_for(args, None, NAME)
+    progress = progress_for(args, None, NAME, [args.input or f"mathqa:{args.split}"])
     try:
         work = PerItem(partial(_translate, semantics=semantics))
         for item in parallel_map(work, enumerate(counted()), parallel_options(args)):
@@ -106,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
             out.close()
     write_summary(args, [args.input or f"mathqa:{args.split}"], {"command": NAME, "records": seen[0], "kept": kept})
     if not args.quiet:
-        print(f"mathqa-python: kept {kept} of {seen[0]} problems (value and code within 1% of the correct option)",
+        print(f"mathqa-python: kept {kept} of {plural(seen[0], 'problem')} (value and code within 1% of the correct "
+              f"option)",
               file=sys.stderr)
     return EXIT_OK

@@ -17,6 +17,7 @@ from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, li
                      note_written, progress_for, verdict)
 from .exec_cmd import stream_items
 from .parallel_args import add_parallel_arguments, parallel_options
+from ..core.plural import plural
 
 NAME = "report"
 HELP = "classify every program against the exact oracle and the named rounders; write JSON, Markdown, HTML"
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
             from .dataset_commands import run_report
 
             return run_report(args, items, _source(args.inputs), sources, limits)
-    progress = progress_for(args, None, "report")
+    progress = progress_for(args, None, "report", sources)
     with using(limits):
         try:
             report = build_report(items, _source(args.inputs), progress.update, limits, parallel_options(args))
@@ -75,13 +76,13 @@ def run(args: argparse.Namespace) -> int:
     summary = json_report.summary(report)
     clock = summary["stopped_by_clock"]
     if clock:
-        print(f"report: the per-item clock (item_time_limit) stopped {clock} items: they are reported as "
+        print(f"report: the per-item clock (item_time_limit) stopped {plural(clock, 'item')}: they are reported as "
               "limit_exceeded, so every count is a lower bound that depends on the machine", file=sys.stderr)
     if args.json:
         print(json.dumps(json_report.summary_record(report), sort_keys=True))
     else:
         print(f"{text_report.render(report)} -> {out}/report.{{json,md,html}}", file=sys.stderr)
     if clock:
-        verdict(f"report: {clock} items stopped by the clock; the figures are lower bounds", False)
+        verdict(f"report: {plural(clock, 'item')} stopped by the clock; the figures are lower bounds", False)
         return EXIT_DIVERGENCE
     return EXIT_OK

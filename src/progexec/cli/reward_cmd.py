@@ -29,6 +29,7 @@ from ..reward.gold import GoldRecordError, parse_policy
 from ..reward.model import Policy
 from .common import EXIT_OK, UsageError, add_batch_options, open_output, progress_for, write_summary
 from .parallel_args import add_parallel_arguments, parallel_options
+from ..core.plural import plural
 
 NAME = "reward"
 HELP = "score model completions against gold records (JSON Lines in, one typed reward per line out)"
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     first = next(chunks, None)  # the input is judged (and refused) before the output is opened
     out = open_output(args.out)
     statuses: Counter[str] = Counter()
-    progress = progress_for(args, None, NAME)
+    progress = progress_for(args, None, NAME, [args.input])
     options = parallel_options(args)
     try:  # one chunk is one task; a worker sends back one string and its status counts
         for text, counts in parallel_map(PerItem(partial(_score_chunk_text, default)), _chained(first, chunks),
@@ -135,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     write_summary(args, [args.input], {"command": NAME, "records": sum(statuses.values()), "statuses": counts})
     if not args.quiet:
         summary = ", ".join(f"{name} {count}" for name, count in counts.items())
-        print(f"reward: {sum(statuses.values())} lines ({summary or 'none'})", file=sys.stderr)
+        print(f"reward: {plural(sum(statuses.values()), 'line')} ({summary or 'none'})", file=sys.stderr)
     return EXIT_OK
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..integrations.rows import DEFAULT_TEMPLATE, TARGETS, RowsError, build_rows, check_template, write_rows
 from ..reward.model import Policy
 from .common import EXIT_OK, UsageError, note_written
+from ..core.plural import plural
 
 NAME = "rows"
 HELP = "write verl / TRL / OpenRLHF training rows (prompt with passages and table, gold record) from a dataset"
@@ -51,6 +52,6 @@ def run(args: argparse.Namespace) -> int:
         count = write_rows(rows, out)
     except RowsError as error:
         raise UsageError(str(error)) from None
-    print(f"progexec rows: {count} {args.target} row{'' if count == 1 else 's'}", file=sys.stderr)
+    print(f"progexec rows: {plural(count, args.target + ' row')}", file=sys.stderr)
     note_written(out)  # named on stderr as every command's files are: progexec rows: wrote OUT
     return EXIT_OK

@@ -24,6 +24,7 @@ from .dataset_score import dataset_dialect, run_dataset_score
 from .dialect_args import add_dialect_argument
 from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, command_meta, limits_from, note_written,
                      open_output, progress_for, suggestion, verdict)
+from ..core.plural import plural
 
 NAME = "score"
 HELP = "score predictions against gold: official execution/program accuracy and peer scorers"
@@ -131,4 +132,4 @@ def figures_line(report: ScoreReport) -> str:
 
 
 def _items(count: int) -> str:
-    return f"{count} item{'' if count == 1 else 's'}"
+    return plural(count, "item")

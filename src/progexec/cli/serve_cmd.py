@@ -16,6 +16,7 @@ from ..core.limits import current
 from ..reward.gold import parse_policy
 from ..reward.model import Policy
 from .common import EXIT_OK, UsageError
+from ..core.plural import plural
 
 NAME = "serve"
 HELP = ("serve the reward over HTTP (needs the serve extra): GET /health, POST /get_reward (OpenRLHF's "
@@ -54,8 +55,9 @@ def run(args: argparse.Namespace) -> int:
     url = f"http://[{host}]:{port}" if ":" in str(host) else f"http://{host}:{port}"
 
     def announce() -> None:
-        print(f"serve: listening on {url} ({args.workers} worker process{'es' if args.workers > 1 else ''}; "
-              f"bodies up to {limits.max_request_bytes} bytes, {limits.max_request_items} samples a request)",
+        print(f"serve: listening on {url} ({plural(args.workers, 'worker process')}; "
+              f"bodies up to {plural(limits.max_request_bytes, 'byte')}, "
+              f"{plural(limits.max_request_items, 'sample')} a request)",
               file=sys.stderr, flush=True)
 
     previous = signal.signal(signal.SIGTERM, _interrupt)  # uvicorn re-raises the signal it stopped on

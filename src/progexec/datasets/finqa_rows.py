@@ -9,6 +9,7 @@ from typing import Any
 from ..corpus import convfinqa_records, finqa_records
 from ..reward import Policy
 from ..rows import Example, Questions, RowsError, RowsSpec, make_gold, text_of, verl_row, verl_table_text
+from ..core.plural import plural
 
 def _finqa(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[Example]:
     qa = value["qa"]
@@ -28,8 +29,9 @@ def _convfinqa(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[
     answers = annotation.get("exe_ans_list") or []
     conversation = value.get("id") if isinstance(value.get("id"), str) else fallback
     if not (len(questions) == len(programs) == len(answers)) or not questions:
-        raise RowsError(f"{where} ({conversation}): {len(questions)} questions, {len(programs)} programs and "
-                        f"{len(answers)} answers; a conversation needs one of each per turn")
+        raise RowsError(f"{where} ({conversation}): {plural(len(questions), 'question')}, "
+                        f"{plural(len(programs), 'program')} and {plural(len(answers), 'answer')}; a conversation "
+                        "needs one of each per turn")
     table = value.get("table")
     history: list[tuple[str, str]] = []
     for turn, (question, program, answer) in enumerate(zip(questions, programs, answers)):

@@ -40,6 +40,7 @@ from ..core.limits import current
 from ..core.item import Item, bad_item
 from ..jsonrecords import Record
 from ..readers import _item_id, make_item
+from ..core.plural import plural
 
 MULTIHIERTT_LITERALS = LiteralRule("multihiertt", removed="$,-%", percent=False, const_marker="const_")
 """``str_to_num``: ``$ , - %`` removed, ``float``, then ``const_`` (``const_m1`` is -1)."""
@@ -194,7 +195,8 @@ def _best_assignment(scores: list[list[float]]) -> list[float]:
     rows, columns = len(scores), len(scores[0]) if scores else 0
     bound = current().max_answer_spans
     if min(rows, columns) > bound or max(rows, columns) > 8 * bound:
-        raise TooManySpans(f"an answer of {max(rows, columns)} spans is over the limit of {bound} (max_answer_spans)")
+        raise TooManySpans(f"an answer of {plural(max(rows, columns), 'span')} is over the limit of {bound} "
+                           f"(max_answer_spans)")
     transpose = columns > rows
     matrix = [list(row) for row in zip(*scores)] if transpose else scores
     rows, columns = len(matrix), len(matrix[0]) if matrix else 0
@@ -396,7 +398,7 @@ class MultiHierttScore:
                 "would_abort": list(self.would_abort)}
 
     def table(self) -> list[str]:
-        lines = [f"n = {self.n} gold questions (evaluate.py divides by the gold count)",
+        lines = [f"n = {plural(self.n, 'gold question')} (evaluate.py divides by the gold count)",
                  f"Exact Match Score: {self.exact_match!r}, F1 Score: {self.f1!r}"]
         for label, ids in (("predictions not in the gold (ignored, as evaluate.py ignores them)", self.unknown),
                            ("repeated prediction uids (the first kept, as combine_predictions keeps it)",
@@ -414,7 +416,7 @@ class MultiHierttScore:
     def headline(self) -> str:
         aborts = len(self.would_abort)
         return (f"exact match {self.exact_match:.4f}, F1 {self.f1:.4f}"
-                + (f"; the official script would stop on {aborts} questions" if aborts else ""))
+                + (f"; the official script would stop on {plural(aborts, 'question')}" if aborts else ""))
 
 
 def score_records(gold: Sequence[Any], predictions: Sequence[Any]) -> MultiHierttScore:

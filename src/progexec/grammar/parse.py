@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
+from ..core.plural import plural
 
 if TYPE_CHECKING:  # lark is imported on first use: the canonical fast path never needs it
     from lark import Lark
@@ -21,7 +22,6 @@ if TYPE_CHECKING:  # lark is imported on first use: the canonical fast path neve
 
 from ..core.bytecache import memo
 from ..core.syntax import ProgramSyntaxError, ProgramTooLongError
-from ..core.errors import InputError
 from ..core.limits import DEFAULT_LIMITS, current
 from ..core.nodes import Num, Program, Step
 from .tokens import ALL_OPS, TokenFormError, is_official_op, official_tokenize, parse_tokens, step_from_parts
@@ -118,7 +118,8 @@ def check_program_length(text: str) -> None:
     bound = current().max_program_chars
     if len(text) > bound:
         raise ProgramTooLongError(
-            f"program is {len(text)} characters long, over the limit of {bound} (max_program_chars)", text[:200], 1, 1)
+            f"program is {plural(len(text), 'character')} long, over the limit of {bound} "
+            f"(max_program_chars)", text[:200], 1, 1)
 
 
 def parse_program(text: str) -> Program:

@@ -25,6 +25,7 @@ from ..core.errors import ProgexecError
 from ..core.registry import dataset_names, rows_builders
 from ..reward import Policy
 from ..rows import VERL_CORPUS_KEYS, Questions, RowsSpec
+from ..core.plural import plural
 
 EXTRA_KEYS = VERL_CORPUS_KEYS
 """The keys of every row's ``extra_info``, in order (None where a dataset has no such field)."""
@@ -100,7 +101,7 @@ def write_parquet(rows: Iterable[dict[str, Any]], path: Path) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m progexec.integrations.verl_rows",
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="python -m progexec.integrations.verl_rows",
                                      description="write verl RL rows from the embedded corpora")
     parser.add_argument("--dataset", required=True, choices=sorted(_verl_builders()))
     parser.add_argument("--split", action="append", metavar="SPLIT",
@@ -123,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"verl_rows: {error}", file=sys.stderr)
         return 2
     missing = sum(row["extra_info"]["question"] is None for row in rows)
-    print(f"verl_rows: wrote {count} rows to {args.out}"
+    print(f"verl_rows: wrote {plural(count, 'row')} to {args.out}"
           + (f"; {missing} have no question text (pass --questions)" if missing else ""), file=sys.stderr)
     return 0
 

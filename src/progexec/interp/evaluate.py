@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, NoReturn, TypeVar, Union, cast
+from typing import Any, NoReturn, TypeVar, Union, cast
 
 from ..core.outcome import Outcome
 from ..core.nodes import Arg, Input, Program, Ref, Row, Step
@@ -20,6 +19,7 @@ from ..core.arithmetic import Arithmetic, Refusal, RefusalCause
 from ..core.ops import FINQA_OPS, OpSpec, OpTable
 from ..core.status import Status
 from ..core.table import Table, clean_cell, first_empty_row, row_index
+from ..core.plural import plural
 
 V = TypeVar("V")
 
@@ -72,7 +72,7 @@ def _number(arith: Arithmetic[V], arg: Arg, results: list[Any], step: int, posit
     bound = current().max_literal_chars
     if len(text) > bound:
         raise _Stop(Status.LIMIT_EXCEEDED,
-                    f"a literal of {len(text)} characters is over the limit of {bound} (max_literal_chars)",
+                    f"a literal of {plural(len(text), 'character')} is over the limit of {bound} (max_literal_chars)",
                     step, position)
     try:
         return arith.literal(text)
@@ -109,7 +109,7 @@ def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int,
     for index, cell in enumerate(cells):
         if len(cell) > bound:
             raise _Stop(Status.LIMIT_EXCEEDED, f"cell {index + 1} of row {arg.name!r} is over "
-                        f"{bound} characters (max_literal_chars)", step, 1)
+                        f"{plural(bound, 'character')} (max_literal_chars)", step, 1)
         try:
             values.append(arith.literal(clean_cell(cell)))
         except Refusal as refusal:
@@ -163,7 +163,7 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
     if program.bare is not None:
         if len(program.bare.text) > current().max_literal_chars:
             return Outcome(Status.LIMIT_EXCEEDED, step=0, arg=1,
-                           message=f"a literal of {len(program.bare.text)} characters is over the limit")
+                           message=f"a literal of {plural(len(program.bare.text), 'character')} is over the limit")
         try:
             raw = arithmetic.literal(program.bare.text)
         except Refusal as refusal:
@@ -175,7 +175,8 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
         max_steps = current().max_steps
     if len(program.steps) > max_steps:
         return Outcome(Status.LIMIT_EXCEEDED,
-                       message=f"the program has {len(program.steps)} steps, over the limit of {max_steps} (max_steps)")
+                       message=f"the program has {plural(len(program.steps), 'step')}, over the limit of "
+                               f"{max_steps} (max_steps)")
     results: list[Any] = []
     cache: dict[str, Any] = {}
     try:

@@ -13,7 +13,6 @@ interpreter answers, both agree (tested over the corpus and generated programs).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from typing import TYPE_CHECKING

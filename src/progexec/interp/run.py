@@ -4,10 +4,7 @@ say what the official evaluator would have answered.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..core.execution import Execution
 from ..core.nodes import Program

@@ -48,6 +48,7 @@ from . import bwrap
 from .bwrap import IsolationUnavailable, PortSandbox
 from .child import Child, Ending, StartError
 from .process import READ_SIZE, ExitStatus, StderrCapture
+from ..core.plural import plural
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_STALL", "DEFAULT_TIMEOUT", "MAX_NOTES", "Answer",
            "ChildExchange", "Ending", "Fault", "FaultKind", "StartError"]
@@ -191,7 +192,7 @@ class ChildExchange:
         result, ending = self._finish(0)
         extra = [line for line in result.lines if line.strip()]
         if extra and result.fault is None:
-            self._fault(FaultKind.OUTPUT_FLOOD, f"{len(extra)} answer line(s) after the last case")
+            self._fault(FaultKind.OUTPUT_FLOOD, f"{plural(len(extra), 'answer line')} after the last case")
         elif result.fault is not None:
             fault = result.fault
             self._record(fault if fault.stderr else replace(fault, stderr=self.stderr_tail()))
@@ -268,7 +269,8 @@ class ChildExchange:
         done = len(result.lines)
         if (result.fault is None or result.ended) and done < count:
             verb = ExitStatus(ending.code if ending is not None else None).phrase()
-            result.fault = self._ended(FaultKind.NO_ANSWER, f"the program {verb} after {done} of {count} answers "
+            result.fault = self._ended(FaultKind.NO_ANSWER, f"the program {verb} after {done} of "
+                                                            f"{plural(count, 'answer')} "
                                                             f"in this chunk", ending, requests[done])
         answers: list[Answer] = list(result.lines[:count])
         if result.fault is not None:
@@ -285,7 +287,7 @@ class ChildExchange:
                 answers += [fault] * (count - len(answers))
                 if self.failures > self.max_restarts:
                     self._gave_up = True
-                    self.note(f"gave up after {self.failures} failures; the remaining cases were not run")
+                    self.note(f"gave up after {plural(self.failures, 'failure')}; the remaining cases were not run")
         return answers
 
     def _loop(self, payload: memoryview, count: int, to_eof: bool, stall: Optional[float] = None,
@@ -322,7 +324,8 @@ class ChildExchange:
                 now = time.monotonic()
                 if now - progress >= timeout:
                     return _Round(lines, Fault(FaultKind.NO_ANSWER if not to_eof or count else FaultKind.NO_EXIT,
-                                               f"no progress for {timeout:g}s ({len(lines)} of {count} answers"
+                                               f"no progress for {timeout:g}s ({len(lines)} of "
+                                               f"{plural(count, 'answer')}"
                                                f"{' after end of input' if to_eof else ' in this chunk'}): "
                                                f"the program hangs; killed", exit_status="killed (hung)"))
                 if not to_eof and not writing and now - progress >= stall:
@@ -364,16 +367,17 @@ class ChildExchange:
                             if len(lines) > allowed:
                                 return _Round(lines[:allowed], Fault(
                                     FaultKind.OUTPUT_FLOOD,
-                                    f"{len(lines)} answer lines for {allowed} cases sent so far: "
+                                    f"{plural(len(lines), 'answer line')} for {plural(allowed, 'case')} sent so far: "
                                     f"the program floods its output; killed"))
                             if any(len(line) > self.max_line for line in complete):
                                 return _Round(lines, Fault(FaultKind.OUTPUT_FLOOD,
-                                                           f"an answer line longer than {self.max_line} bytes; killed"))
+                                                           f"an answer line longer than "
+                                                           f"{plural(self.max_line, 'byte')}; killed"))
                             if len(lines) > before:
                                 progress = time.monotonic()
                         if len(buffer) > self.max_line:
                             return _Round(lines, Fault(FaultKind.OUTPUT_FLOOD,
-                                                       f"an answer line longer than {self.max_line} bytes "
+                                                       f"an answer line longer than {plural(self.max_line, 'byte')} "
                                                        f"(no newline); killed"))
                     elif writing:
                         assert proc.stdin is not None

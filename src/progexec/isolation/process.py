@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import IO, Optional
 from ..core.limits import current
+from ..core.plural import plural
 
 READ_SIZE = 65536
 """Bytes asked of a pipe per read."""
@@ -91,7 +92,7 @@ class StderrCapture:
         head = bytes(self.head).decode("utf-8", errors="replace")
         tail = bytes(self.tail).decode("utf-8", errors="replace")
         if self.omitted:
-            return f"{head}\n[... {self.omitted:,} bytes of stderr left out ...]\n{tail}".strip()
+            return f"{head}\n[... {plural(self.omitted, 'byte', grouped=True)} of stderr left out ...]\n{tail}".strip()
         return (head + tail).strip()
 
     def drain(self, stream: IO[bytes], seconds: float = 0.2) -> None:

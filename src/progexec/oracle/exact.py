@@ -23,6 +23,7 @@ from ..core.arithmetic import FINQA_LITERALS, LiteralRule, Refusal, RefusalCause
 from ..core.ops import require_methods
 from ..core.status import Status
 from ..core.limits import DEFAULT_LIMITS, current
+from ..core.plural import plural
 
 MAX_EXACT_BITS = DEFAULT_LIMITS.max_exact_bits
 """Largest numerator/denominator (in bits) a power may produce exactly; beyond it, approximate."""
@@ -159,10 +160,11 @@ class Exact:
         self.work += bits * bits
         limits = current()
         if bits > limits.max_exact_bits:
-            return self._approximate_too_large(f"an exact intermediate of {bits} bits is over the limit of {limits.max_exact_bits}")
+            return self._approximate_too_large(f"an exact intermediate of {plural(bits, 'bit')} is over the limit "
+                                               f"of {limits.max_exact_bits}")
         if self.work > limits.max_exact_work:
             return self._approximate_too_large(
-                f"the exact computation is over its work budget ({limits.max_exact_work} bits squared)")
+                f"the exact computation is over its work budget ({plural(limits.max_exact_work, 'bit')} squared)")
         return value
 
     def literal(self, text: str) -> Fraction:

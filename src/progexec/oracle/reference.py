@@ -19,6 +19,7 @@ from ..core.table import Table
 from .exact import Exact
 from ..core.limits import current
 from .interval import Interval, endpoints, precision
+from ..core.plural import plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +99,6 @@ def exact_answer(program: Program, table: Table | None = None, reading: str = "d
         if _round(low, ndigits) == _round(high, ndigits):
             return ExactAnswer(reading, Status.OK, None, low, high, _round(low, ndigits), precision_bits=bits,
                                too_large=too_large)
-        message = f"the enclosure at {bits} bits straddles a rounding boundary"
+        message = f"the enclosure at {plural(bits, 'bit')} straddles a rounding boundary"
     return ExactAnswer(reading, Status.OK, decided=False, precision_bits=precisions[-1],
-                       message=f"undecided within {precisions[-1]} bits: {message}")
+                       message=f"undecided within {plural(precisions[-1], 'bit')}: {message}")

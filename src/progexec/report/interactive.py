@@ -14,6 +14,7 @@ from html import escape
 from importlib import resources
 
 from .templates import anchors, number_key
+from ..core.plural import plural
 
 __all__ = ["Cell", "Column", "Filter", "Row", "anchors", "fill", "link", "number_key", "table", "text"]
 
@@ -89,7 +90,7 @@ def table(table_id: str, columns: Sequence[Column], rows: Sequence[Row], *, filt
         options = "".join(f'<option value="{escape(value)}">{escape(label)}</option>' for value, label in choice.options)
         controls.append(f'<label>{escape(choice.label)} <select name="{escape(choice.name)}">'
                         f'<option value="">any</option>{options}</select></label>')
-    controls.append(f'<span class="count">{len(rows)} rows</span></div>')
+    controls.append(f'<span class="count">{plural(len(rows), "row")}</span></div>')
     head = "".join(f'<th class="sortable num" aria-sort="none" data-type="num">{escape(column.title)}</th>'
                    if column.numeric else f'<th class="sortable" aria-sort="none">{escape(column.title)}</th>'
                    for column in columns)

@@ -12,6 +12,7 @@ from .json_report import _answer
 from .legend import MEANINGS, SEVERITIES
 from .model import Report
 from .plot import FINAL_KINDS, LANES, lane_of
+from ..core.plural import plural, plural_of
 
 
 
@@ -55,7 +56,8 @@ def _lead(report: Report) -> str:
     final, per_step_only = lanes[0], lanes[1]
     divergent, gold = report.divergent(), report.gold_summary()
     per_rounder = ", ".join(f"{name} {divergent[name]}" for name in ALL_VARIANTS if name != "per_step")
-    return (f"Source: {report.source}. Programs: {report.programs}. **{final} programs** get a different answer "
+    return (f"Source: {report.source}. Programs: {report.programs}. **{plural(final, 'program')}** "
+            f"{plural_of('gets', final)} a different answer "
             f"from a final-value rounder ({per_rounder}); {per_step_only} more differ only when every intermediate "
             f"is rounded (`per_step`). Gold answers: {gold['matching']} of {gold['with_gold']} match the official "
             f"execution. Refused: {len(report.refused())}.")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ..oracle.classify import Analysis, FindingKind, FINAL_VALUE_ROUNDERS, ROUNDER_FINDING
 from .model import Report
+from ..core.plural import plural, plural_of
 
 WIDTH = 800
 LOW, HIGH = -4, 18
@@ -169,7 +170,7 @@ def _bars(values: list[float]) -> tuple[tuple[tuple[str, str, int], ...], tuple[
             what = f"1e{low:g} to 1e{low + 1 / BINS_PER_DECADE:g} ulps"
         y = _count_y(count, top)
         bars.append(Bar(f"{left + 0.5:.1f}", f"{y:.1f}", f"{width - 1:.1f}", f"{bottom - y:.1f}",
-                        f"{what}: {count} programs"))
+                        f"{what}: {plural(count, 'program')}"))
     return tuple(ticks), tuple(bars)
 
 
@@ -228,5 +229,6 @@ def legend(report: Report) -> list[tuple[str, str]]:
     entries = [(lane.fill, f"{lane.label}: {lanes[index]}") for index, lane in enumerate(LANES)]
     entries.append((BAR_FILL, "bars: every program, counted per half-decade"))
     entries.append(("", f"arrows at the ends: values beyond 1e{LOW} or 1e{HIGH} ulps; 'tie': exactly 0 ulps; "
-                        f"{unplotted} programs with findings have no finite nonzero raw value and are not drawn"))
+                        f"{plural(unplotted, 'program')} with findings {plural_of('has', unplotted)} no finite "
+                        f"nonzero raw value and are not drawn"))
     return entries

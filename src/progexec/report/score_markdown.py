@@ -7,6 +7,7 @@ from typing import TextIO
 
 from .score_model import ScoreRun
 from .score_views import MEASURES, ScoreViews, verdict_of, views
+from ..core.plural import plural
 
 EXAMPLES = 10
 """Ids listed per failure group, disagreement or coverage problem; every id is in items.jsonl."""
@@ -40,12 +41,13 @@ def render(data: ScoreViews) -> str:
     coverage = ", ".join(f"{row.key} {len(row.entries)}" for row in data.coverage)
     aborts = len(report.would_abort_ids)
     lines = ["# progexec scoring report", "",
-             f"Gold {report.gold_source} ({report.n_gold} items, {report.dialect}); predictions "
-             f"{report.pred_source} ({report.n_predictions} records); n = {report.n}. {report.headline.capitalize()} execution accuracy "
+             f"Gold {report.gold_source} ({plural(report.n_gold, 'item')}, {report.dialect}); predictions "
+             f"{report.pred_source} ({plural(report.n_predictions, 'record')}); n = {report.n}. {report.headline.capitalize()} execution accuracy "
              f"**{_ratio(official.execution_correct, official.n)}**, program accuracy "
              f"**{_ratio(official.program_correct, official.n)}**. The official script would abort on "
              f"{aborts} item{'' if aborts == 1 else 's'}. Coverage: {coverage}.", "",
-             *([f"**The per-item clock stopped {len(report.stopped_by_clock_ids)} items (stopped_by_clock): every "
+             *([f"**The per-item clock stopped {plural(len(report.stopped_by_clock_ids), 'item')} "
+                f"(stopped_by_clock): every "
                 "figure in this report is a lower bound that depends on the machine.**", ""]
                if report.stopped_by_clock_ids else []),
              "## Metrics per scorer", "",
@@ -83,7 +85,8 @@ def render(data: ScoreViews) -> str:
     listed = [item for item in report.items
               if any(verdict_of(item, scorer, measure)[0] is False for scorer in report.scorers for measure in MEASURES)]
     lines += ["", f"## Scored items: {len(report.items)}", "",
-              f"Listed here: the {len(listed)} items some scorer does not count correct (score.html and items.jsonl "
+              f"Listed here: the {plural(len(listed), 'item')} some scorer does not count correct (score.html and "
+              f"items.jsonl "
               "have every item).", ""]
     if listed:
         scorers = list(report.scorers)

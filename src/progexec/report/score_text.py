@@ -8,6 +8,7 @@ from typing import TextIO
 from ..score import ScoreReport, disagreements
 from .score_json import DENOMINATOR
 from .score_model import ScoreRun
+from ..core.plural import plural
 
 
 def _ids(ids: list[str], limit: int = 5) -> str:
@@ -17,8 +18,8 @@ def _ids(ids: list[str], limit: int = 5) -> str:
 
 def write_table(report: ScoreReport, compare: bool, out: TextIO) -> None:
     """The human-readable report: per-scorer figures, then every coverage problem with example ids."""
-    out.write(f"gold {report.gold_source} ({report.n_gold} items, {report.dialect}); "
-              f"predictions {report.pred_source} ({report.n_predictions} records)\n")
+    out.write(f"gold {report.gold_source} ({plural(report.n_gold, 'item')}, {report.dialect}); "
+              f"predictions {report.pred_source} ({plural(report.n_predictions, 'record')})\n")
     out.write(f"n = {report.n}: {DENOMINATOR}\n\n")
     out.write(f"{'scorer':<18} {'execution':>20} {'program':>20}\n")
     for name, figures in report.scorers.items():

@@ -24,6 +24,7 @@ from ..records import dumps
 from .core import score_completion
 from .gold import GoldRecord, GoldRecordError, parse_policy
 from .model import Policy, RewardResult, RewardStatus, make_result, DEFAULT_POLICY
+from ..core.plural import plural
 
 _LARGEST_FLOAT_INT = int(sys.float_info.max)
 
@@ -213,7 +214,8 @@ def output_record(text: str | bytes, line: int, default_policy: Policy | None = 
         text = text.decode("utf-8", "surrogateescape")
     where = f"line {line}"
     if len(text) > (bound := current().max_line_chars):
-        return score_record(Record(line, where, error=f"{where} is over {bound} characters (max_line_chars)"),
+        return score_record(Record(line, where, error=f"{where} is over {plural(bound, 'character')} "
+                                                     f"(max_line_chars)"),
                             default_policy)
     return score_record(decode(text.removesuffix("\r"), line, where), default_policy)
 

@@ -23,6 +23,7 @@ from ..core.table import TableError, validate_table
 from .model import Policy
 from .numbers import read_gold
 from ..core.registry import reward_dataset_names
+from ..core.plural import plural
 
 DIALECTS = reward_dataset_names()
 """The dialects a gold record may name: those with a program runner (:func:`progexec.core.registry.reward_dataset_names`)."""
@@ -105,7 +106,8 @@ class GoldRecord:
 
 def _loads(text: str) -> Any:
     if len(text) > current().max_gold_json_chars:
-        raise GoldRecordError(f"the gold JSON is {len(text)} characters long, over {current().max_gold_json_chars}")
+        raise GoldRecordError(f"the gold JSON is {plural(len(text), 'character')} long, over "
+                              f"{current().max_gold_json_chars}")
     try:
         return json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
@@ -121,7 +123,8 @@ def _answer(value: Any) -> str | float | bool | None:
         try:
             number = float(value)
         except OverflowError:
-            raise GoldRecordError(f"answer is an integer of {int(value).bit_length()} bits, too large for a float") \
+            raise GoldRecordError(f"answer is an integer of {plural(int(value).bit_length(), 'bit')}, too large for "
+                                  f"a float") \
                 from None
         if not math.isfinite(number):
             raise GoldRecordError(f"answer must be finite, got {value!r}")

@@ -9,13 +9,12 @@ compared at :data:`REL_TOL`. ``helm``: HELM's ``float_equiv`` over the whole com
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 from ..core.registry import get_dataset as get_dialect
 from .answers import choose
 from .extract import Found, find
 from .gold import UNITS, GoldRecord
-from .goldvalue import GoldValue, ResolvedGold, describe, official_form
+from .goldvalue import ResolvedGold, describe, official_form
 from .helm import first_number, float_equiv, helm_gold_text
 from .model import Policy, RewardResult, RewardStatus, make_result
 from .numbers import Reading, ReadKind

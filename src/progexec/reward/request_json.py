@@ -17,6 +17,7 @@ from typing import Any
 
 from ..core.errors import InputError
 from ..core.limits import Limits
+from ..core.plural import plural
 
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 """One JSON string from its opening quote (anchored; each position matches one way, so linear)."""
@@ -66,10 +67,11 @@ def count_values(data: bytes | bytearray, bound: int) -> int:
 def _parse_int(limits: Limits) -> Any:
     def parse(text: str) -> int | Unusable:
         if len(text) > limits.max_literal_chars:
-            return Unusable(f"an integer of {len(text)} digits (over max_literal_chars = {limits.max_literal_chars})")
+            return Unusable(f"an integer of {plural(len(text), 'digit')} (over max_literal_chars = "
+                            f"{limits.max_literal_chars})")
         value = int(text)
         if value.bit_length() > _MAX_DOUBLE_BITS:
-            return Unusable(f"an integer of {len(text)} digits, beyond the range of a double")
+            return Unusable(f"an integer of {plural(len(text), 'digit')}, beyond the range of a double")
         return value
     return parse
 
@@ -77,7 +79,8 @@ def _parse_int(limits: Limits) -> Any:
 def _parse_float(limits: Limits) -> Any:
     def parse(text: str) -> float | Unusable:
         if len(text) > limits.max_literal_chars:
-            return Unusable(f"a number of {len(text)} characters (over max_literal_chars = {limits.max_literal_chars})")
+            return Unusable(f"a number of {plural(len(text), 'character')} (over max_literal_chars = "
+                            f"{limits.max_literal_chars})")
         value = float(text)
         return value if math.isfinite(value) else Unusable(f"the number {text} is beyond the range of a double")
     return parse

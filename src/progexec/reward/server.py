@@ -43,6 +43,7 @@ from .gold import GoldRecordError, parse_policy
 from .model import DEFAULT_POLICY, Policy, RewardStatus, make_result
 from .remote import PayloadError, check_payload, openrlhf_rewards
 from .request_json import BodyError, decode_body, problem
+from ..core.plural import plural
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -222,7 +223,7 @@ class RewardApp:
         try:
             queries, prompts, labels = check_payload(body)
             if len(queries) > (bound := self.limits.max_request_items):
-                raise Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{len(queries)} queries, over the limit of {bound}")
+                raise Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{plural(len(queries), 'query')}, over the limit of {bound}")
             policy = self._policy(body)
             return openrlhf_rewards(queries, prompts, labels, policy, problem)
         except PayloadError as error:  # a sample that cannot be judged: refused, never a silent 0
@@ -233,7 +234,8 @@ class RewardApp:
             raise Refusal(HTTPStatus.BAD_REQUEST, 'the body must be {"items": [...], "policy"?}')
         items = body["items"]
         if len(items) > (bound := self.limits.max_request_items):
-            raise Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{len(items)} items, over the limit of {bound}")
+            raise Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{plural(len(items), 'item')}, over the limit of "
+                                                               f"{bound}")
         policy = self._policy(body)
         records = (_item_record(item, index + 1, policy) for index, item in enumerate(items))
         return b'{"results": [' + b", ".join(records) + b"]}"
@@ -300,7 +302,8 @@ def content_length(headers: list[tuple[bytes, bytes]], bound: int) -> int:
     length = int(raw)
     if length > bound:
         raise Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
-                      f"the body is {length} bytes, over the limit of {bound} (max_request_bytes)", close=True)
+                      f"the body is {plural(length, 'byte')}, over the limit of {bound} "
+                      f"(max_request_bytes)", close=True)
     return length
 
 

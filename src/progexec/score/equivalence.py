@@ -43,6 +43,7 @@ from ..core.ops import FINQA_SYMBOLS
 from ..core.limits import DEFAULT_LIMITS, ItemTimeLimitExceeded, check_deadline, current, run_with_time_limit
 from .shortcuts import EXP, GREATER, Expr, canonical_key, degenerate, differ_at_points, differ_by_intervals, has_op, \
     is_plain_relation, top_level_only, truth_differs
+from ..core.plural import plural
 
 _OPS = frozenset(ALL_OPS)
 _SYMBOLS = FINQA_SYMBOLS
@@ -300,7 +301,7 @@ def _equal_program(gold: Sequence[str], pred: Sequence[str], dialect: str = "fin
     cap = current().max_expanded_nodes
     if _expanded_size(gold_steps) > cap:  # reachable when a peer swaps the arguments
         return ProgramMatch(False, Why.TOO_LARGE, Decider.RULE,
-                            f"the expanded first program has more than {cap} nodes (max_expanded_nodes)")
+                            f"the expanded first program has more than {plural(cap, 'node')} (max_expanded_nodes)")
     try:
         gold_tree = _tree(gold_list[-1], gold_steps, symbols)
     except (KeyError, ValueError, IndexError, RecursionError) as error:
@@ -310,7 +311,7 @@ def _equal_program(gold: Sequence[str], pred: Sequence[str], dialect: str = "fin
         return ProgramMatch(False, Why.NO_STEPS, Decider.RULE, "the prediction has no complete step")
     if _expanded_size(pred_steps) > cap:
         return ProgramMatch(False, Why.TOO_LARGE, Decider.RULE,
-                            f"the expanded expression has more than {cap} nodes (max_expanded_nodes)")
+                            f"the expanded expression has more than {plural(cap, 'node')} (max_expanded_nodes)")
     try:
         pred_tree = _tree(pred_list[-1], pred_steps, symbols)
     except (KeyError, ValueError, IndexError, RecursionError) as error:
@@ -365,7 +366,8 @@ def _by_sympy(gold_text: str, pred_text: str) -> ProgramMatch:
     for side, text in (("first", gold_text), ("second", pred_text)):
         if text.count("(") > bound:
             return ProgramMatch(False, Why.TOO_LARGE, Decider.RULE,
-                                f"the {side} expression has more than {bound} operations for sympy (max_symbolic_nodes)")
+                                f"the {side} expression has more than {plural(bound, 'operation')} for sympy "
+                                f"(max_symbolic_nodes)")
     SYMPY_CALLS["count"] += 1
     try:
         gold_expr = _simplified(gold_text)

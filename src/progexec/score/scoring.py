@@ -24,6 +24,7 @@ from ..runner import prepare
 from .loading import LOOKS_LIKE_GOLD, ScoreInputError
 from .official_scorer import ItemContext
 from .equivalence import Why
+from ..core.plural import plural
 
 Scorer = Callable[[ItemContext], Verdict]
 
@@ -77,7 +78,8 @@ def check_inputs(gold: Sequence[GoldItem], predictions: Sequence[Prediction], na
                               f"answers: the two files look swapped (use --gold DATASET --pred PREDICTIONS)")
     if not usable:
         first = next((pred.error for pred in predictions if pred.error), "")
-        raise ScoreInputError(f"{pred_source}: no usable prediction in {len(predictions)} records (first problem: "
+        raise ScoreInputError(f"{pred_source}: no usable prediction in {plural(len(predictions), 'record')} (first "
+                              f"problem: "
                               f"{first}); predictions are JSON or JSON Lines records with an id and a program "
                               "or an answer (a CSV file is not read)")
     gold_ids = {item.id for item in gold}
@@ -85,7 +87,7 @@ def check_inputs(gold: Sequence[GoldItem], predictions: Sequence[Prediction], na
     if not matched:
         hint = _split_hint(usable, gold_source)
         raise ScoreInputError(f"none of the {len(usable)} prediction ids of {pred_source} is in {gold_source} "
-                              f"({len(gold_ids)} gold ids; e.g. prediction id {usable[0].id!r}){hint}")
+                              f"({plural(len(gold_ids), 'gold id')}; e.g. prediction id {usable[0].id!r}){hint}")
     if without_answers:
         raise ScoreInputError(f"{gold_source} has no gold answers (exe_ans): is it a prediction file? "
                               "(use --gold DATASET --pred PREDICTIONS)")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from .. import pychild
@@ -20,9 +20,10 @@ from ..report import PortFault, port_fault
 from ..engine import DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, PortSandbox, python_port
 from .cases import EvalCase, chunks, default_size, families_of, suite
 from .classes import EvalDivergence, Failure
-from .diagnosis import classify
+from .diagnosis import Explanation, explanations
 from .protocol import Answer, Prepared, Protocol, Verdict, matches, parse_answer, prepare_all, reference
 from .semantics import Variant
+from ...core.plural import plural, plural_of
 
 Answerer = Callable[[Sequence[Prepared]], list[Answer]]
 ProgressHook = Callable[[int, int], None]
@@ -41,6 +42,12 @@ class EvalCounterexample:
     got: Answer
     divergence: EvalDivergence
     variant: Optional[Variant]
+    explained: tuple[Explanation, ...] = ()
+    """Every class that explains the answer (the report picks one: :meth:`EvalReport.finish`)."""
+
+    def as_class(self, kind: EvalDivergence) -> EvalCounterexample:
+        """This counterexample shown under ``kind``, with the variant of that class that reproduces it."""
+        return replace(self, divergence=kind, variant=dict(self.explained).get(kind, self.variant))
 
     @property
     def size(self) -> tuple[int, int, str]:
@@ -70,6 +77,15 @@ def describe(answer: Answer) -> str:
 
 
 @dataclass
+class _Explained:
+    """Divergent cases that the same classes explain: their count by family and their simplest distinct programs."""
+
+    count: int = 0
+    by_family: Counter[str] = field(default_factory=Counter)
+    examples: list[EvalCounterexample] = field(default_factory=list)
+
+
+@dataclass
 class EvalReport:
     """Counts by family and by class, the simplest counterexamples, and the port's protocol failures."""
 
@@ -86,6 +102,39 @@ class EvalReport:
     examples: dict[str, list[EvalCounterexample]] = field(default_factory=dict)
     faults: list[PortFault] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    pending: dict[tuple[tuple[EvalDivergence, bool], ...], _Explained] = field(default_factory=dict)
+    """Divergences not yet given their one class, by the classes that explain them (and whether a variant
+    reproduces the answer, or only its shape), until :meth:`finish`."""
+
+    def finish(self) -> None:
+        """Give every divergent case one class, so that one bug is one class over the whole run.
+
+        A case that several classes explain (a ``Math.round(x * 1e5) / 1e5`` port's answer off a tie is
+        also a half-up answer; a refusal of every table op is also a stale-row refusal) goes to the class
+        that explains the most cases of the run (then the one a variant reproduces most often, then the
+        table's order): a greedy cover, so a port with one bug gets one class wherever it is wrong.
+        """
+        order = list(EvalDivergence)
+        left = self.pending
+        self.pending = {}
+        while left:
+            weight: Counter[EvalDivergence] = Counter()
+            reproduced: Counter[EvalDivergence] = Counter()
+            for kinds, group in left.items():
+                for kind, by_variant in kinds:
+                    weight[kind] += group.count
+                    reproduced[kind] += group.count if by_variant else 0
+            best = min(weight, key=lambda kind: (-weight[kind], -reproduced[kind], order.index(kind)))
+            for kinds in [kinds for kinds in left if best in dict(kinds)]:
+                group = left.pop(kinds)
+                self.by_class[best.value] += group.count
+                for family, count in group.by_family.items():
+                    self.family_classes.setdefault(family, Counter())[best.value] += count
+                kept = self.examples.setdefault(best.value, [])
+                kept += [example.as_class(best) for example in group.examples]
+                kept[:] = _simplest_distinct(kept)
+        for name in [name for name, kept in self.examples.items() if not kept]:
+            del self.examples[name]
 
     @property
     def unanswered(self) -> int:
@@ -100,31 +149,40 @@ class EvalReport:
         return not self.failing_classes(strict)
 
 
-def _keep(report: EvalReport, example: EvalCounterexample) -> None:
-    kept = report.examples.setdefault(example.divergence.value, [])
-    kept.append(example)
-    kept.sort(key=lambda item: item.size)
-    del kept[EXAMPLES_PER_CLASS:]
+def _simplest_distinct(examples: list[EvalCounterexample]) -> list[EvalCounterexample]:
+    """The simplest examples, one per program text (a program seen with several tables is shown once)."""
+    kept: list[EvalCounterexample] = []
+    for example in sorted(examples, key=lambda item: item.size):
+        if all(example.case.program != other.case.program for other in kept):
+            kept.append(example)
+        if len(kept) == EXAMPLES_PER_CLASS:
+            break
+    return kept
 
 
 def check_chunk(prepared: Sequence[Prepared], answers: Sequence[Answer], protocol: Protocol,
                 report: EvalReport) -> None:
     """Compare one chunk's answers with the reference; classify and count every divergence."""
     if len(answers) != len(prepared):
-        raise ValueError(f"{len(answers)} answers for {len(prepared)} cases")
+        raise ValueError(f"{plural(len(answers), 'answer')} for {plural(len(prepared), 'case')}")
     for item, got in zip(prepared, answers):
         family = report.by_family.setdefault(item.case.family.value, [0, 0])
         family[0] += 1
         expected = reference(item, protocol)
         if matches(expected, got):
             continue
-        kind, variant = classify(item, protocol, expected, got)
+        explained = explanations(item, protocol, expected, got)
         family[1] += 1
         report.divergent += 1
-        report.by_class[kind.value] += 1
-        report.family_classes.setdefault(item.case.family.value, Counter())[kind.value] += 1
+        group = report.pending.setdefault(tuple((kind, variant is not None) for kind, variant in explained),
+                                          _Explained())
+        group.count += 1
+        group.by_family[item.case.family.value] += 1
+        kind, variant = explained[0]
         if not kind.unanswered:  # a case never answered is shown once, as the port's protocol failure
-            _keep(report, EvalCounterexample(item.case, expected, got, kind, variant))
+            group.examples.append(EvalCounterexample(item.case, expected, got, kind, variant, explained))
+            if len(group.examples) > 4 * EXAMPLES_PER_CLASS:
+                group.examples[:] = _simplest_distinct(group.examples)
     report.cases += len(prepared)
 
 
@@ -142,8 +200,10 @@ def run_evaluator_check(answer: Answerer, name: str, protocol: Protocol = Protoc
             check_chunk(prepared, answer(prepared), protocol, report)
         if progress is not None:
             progress(report.cases + report.skipped, total)
+    report.finish()
     if report.skipped:
-        report.notes.append(f"{report.skipped} case(s) have no {protocol.value} form (they do not parse or compile) "
+        report.notes.append(f"{plural(report.skipped, 'case')} {plural_of('has', report.skipped)} no "
+                            f"{protocol.value} form (they do not parse or compile) "
                             "and were not sent")
     return report
 

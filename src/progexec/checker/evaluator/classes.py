@@ -16,6 +16,7 @@ class EvalDivergence(str, Enum):
     NO_FINAL_ROUNDING = "no_final_rounding"
     PER_STEP_ROUNDING = "per_step_rounding"
     DECIMAL_ARITHMETIC = "decimal_arithmetic"
+    FLOAT32_ARITHMETIC = "float32_arithmetic"
     TOKENIZER = "tokenizer"
     LITERAL_READING = "literal_reading"
     TABLE_LOOKUP = "table_lookup"
@@ -53,12 +54,16 @@ class EvalDivergence(str, Enum):
 
 
 _EXPLAIN = {
-    EvalDivergence.NAIVE_ROUNDING: "the final value rounded as round(x * 1e5) / 1e5 (double rounding), not CPython round(x, 5)",
-    EvalDivergence.HALF_UP_ROUNDING: "the final value rounded half up (floor(x * 1e5 + 0.5) / 1e5, or exact ties away from zero)",
+    EvalDivergence.NAIVE_ROUNDING: "the final value rounded through the product x * 1e5 (round, Math.round, floor(+0.5): "
+                                   "double rounding), not CPython round(x, 5)",
+    EvalDivergence.HALF_UP_ROUNDING: "the final value's decimal digits rounded half up (currency rounding, JS toFixed: "
+                                     "ties away from zero), not half-even",
     EvalDivergence.NO_FINAL_ROUNDING: "the final value is not rounded to 5 places",
     EvalDivergence.PER_STEP_ROUNDING: "every intermediate result rounded to 5 places, not only the final one",
     EvalDivergence.DECIMAL_ARITHMETIC: "decimal arithmetic instead of binary float64",
-    EvalDivergence.TOKENIZER: "program text split differently from the official ', ' tokenizer (spaces, commas)",
+    EvalDivergence.FLOAT32_ARITHMETIC: "single precision (float32) numbers instead of float64",
+    EvalDivergence.TOKENIZER: "program text split or parsed differently from the official ', ' tokenizer (spaces, "
+                              "commas, a step without its ')')",
     EvalDivergence.LITERAL_READING: "a literal or cell read differently from the official str_to_num ('1,000', '5%', const_m1, float() forms)",
     EvalDivergence.TABLE_LOOKUP: "table rows looked up or aggregated differently (duplicate rows, '$', '( 5 )', empty rows, the stale-row quirk)",
     EvalDivergence.ANSWERS_WHERE_OFFICIAL_REFUSES: "the port answers where the official evaluator says invalid",

@@ -1,13 +1,14 @@
-"""Name a divergence: re-run the case under every single-rule variant, keep the one that reproduces it.
+"""Name a divergence: re-run the case under every single-rule variant, keep those that reproduce it.
 
-One bug is one class where the evidence allows: when several variants reproduce an answer, a
-real rule (the final rounding first, then the other rules) wins over the lesser ``libm_pow``
-variants, which are named only when they reproduce the answer *and* no other variant does. So
-a ``Math.round(x * 1e5) / 1e5`` port is a naive rounder on every case it gets wrong, even
-where a 1-ulp ``exp`` would give the same answer (its ``**`` is exact there: the rounding is
-at fault), and a lesser class can never hide a real bug from a run without ``--strict``.
-When no variant reproduces the answer, its shape decides (a refusal either way, a yes/no, a
-non-finite value), else ``other``.
+:func:`explanations` gives every class whose variant reproduces the answer (the report then picks one
+class per case so that one bug is one class over the whole run: :meth:`.check.EvalReport.finish`).
+A real rule wins over the lesser ``libm_pow`` variants, which are named only when they reproduce the
+answer *and* no other variant does: a ``Math.round(x * 1e5) / 1e5`` port is a naive rounder on every
+case it gets wrong, even where a 1-ulp ``exp`` would give the same answer, and a lesser class can
+never hide a real bug from a run without ``--strict``. When no variant reproduces the answer, its
+shape decides (a refusal either way, a yes/no, a non-finite value or ``null`` for one, an answer where
+the official found no complete step), else ``other``; a refusal's shape is offered beside the
+variants that reproduce it, so a port that refuses a whole kind of program is one class.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from ...core.status import Status
 from ...oracle.rounding import round_half_up, round_naive
 from .classes import EvalDivergence, Failure
 from .protocol import Answer, FlatVerdict, Prepared, Protocol, Verdict, matches
-from .semantics import Variant, evaluate, evaluate_text, round_ties_away
+from .semantics import Variant, evaluate, evaluate_text, round_product, round_ties_away
 
 CLASS_OF: dict[Variant, EvalDivergence] = {
     Variant.POW_ULP_UP: EvalDivergence.LIBM_POW, Variant.POW_ULP_DOWN: EvalDivergence.LIBM_POW,
-    Variant.NAIVE_ROUNDING: EvalDivergence.NAIVE_ROUNDING, Variant.HALF_UP_ROUNDING: EvalDivergence.HALF_UP_ROUNDING,
+    Variant.NAIVE_ROUNDING: EvalDivergence.NAIVE_ROUNDING, Variant.NAIVE_MATH_ROUND: EvalDivergence.NAIVE_ROUNDING,
+    Variant.HALF_UP_ROUNDING: EvalDivergence.NAIVE_ROUNDING,
     Variant.TIES_AWAY: EvalDivergence.HALF_UP_ROUNDING, Variant.UNROUNDED: EvalDivergence.NO_FINAL_ROUNDING,
     Variant.REPR_HALF_EVEN: EvalDivergence.NAIVE_ROUNDING, Variant.REPR_HALF_UP: EvalDivergence.HALF_UP_ROUNDING,
     Variant.PER_STEP: EvalDivergence.PER_STEP_ROUNDING,
@@ -36,7 +38,7 @@ CLASS_OF: dict[Variant, EvalDivergence] = {
     Variant.EXP_NEGATIVE_REFUSED: EvalDivergence.REFUSES_WHERE_OFFICIAL_ANSWERS,
     Variant.DIVIDE_BY_ZERO_IEEE: EvalDivergence.ANSWERS_WHERE_OFFICIAL_REFUSES,
     Variant.GREATER_NUMBER: EvalDivergence.YES_NO, Variant.GREATER_OR_EQUAL: EvalDivergence.YES_NO,
-    Variant.LENIENT_TOKENIZER: EvalDivergence.TOKENIZER,
+    Variant.LENIENT_TOKENIZER: EvalDivergence.TOKENIZER, Variant.UNCLOSED_STEP: EvalDivergence.TOKENIZER,
     Variant.PARSE_FLOAT: EvalDivergence.LITERAL_READING, Variant.COMMA_KEPT: EvalDivergence.LITERAL_READING,
     Variant.PERCENT_IGNORED: EvalDivergence.LITERAL_READING, Variant.PERCENT_TIMES: EvalDivergence.LITERAL_READING,
     Variant.NO_CONST_M1: EvalDivergence.LITERAL_READING, Variant.JS_NUMBER: EvalDivergence.LITERAL_READING,
@@ -45,12 +47,13 @@ CLASS_OF: dict[Variant, EvalDivergence] = {
     Variant.PAREN_NEGATIVE: EvalDivergence.TABLE_LOOKUP, Variant.NO_PAREN_CUT: EvalDivergence.TABLE_LOOKUP,
     Variant.NO_STALE_ROW: EvalDivergence.TABLE_LOOKUP, Variant.FSUM_ROWS: EvalDivergence.TABLE_LOOKUP,
     Variant.EMPTY_ROW_IGNORED: EvalDivergence.TABLE_LOOKUP, Variant.EXACT_MEAN: EvalDivergence.TABLE_LOOKUP,
-    Variant.DECIMAL: EvalDivergence.DECIMAL_ARITHMETIC,
+    Variant.DECIMAL: EvalDivergence.DECIMAL_ARITHMETIC, Variant.FLOAT32: EvalDivergence.FLOAT32_ARITHMETIC,
 }
 """Every variant but OFFICIAL, in the order they are tried."""
 
-_TEXT_ONLY = frozenset({Variant.LENIENT_TOKENIZER})
-_FLAT_VARIANTS = (Variant.POW_ULP_UP, Variant.POW_ULP_DOWN, Variant.NAIVE_ROUNDING, Variant.HALF_UP_ROUNDING,
+_TEXT_ONLY = frozenset({Variant.LENIENT_TOKENIZER, Variant.UNCLOSED_STEP})
+_FLAT_VARIANTS = (Variant.POW_ULP_UP, Variant.POW_ULP_DOWN, Variant.NAIVE_ROUNDING, Variant.NAIVE_MATH_ROUND,
+                  Variant.HALF_UP_ROUNDING,
                   Variant.TIES_AWAY, Variant.UNROUNDED, Variant.PER_STEP, Variant.FSUM_ROWS, Variant.GREATER_NUMBER,
                   Variant.GREATER_OR_EQUAL, Variant.EXP_NEGATIVE_REFUSED)
 
@@ -73,31 +76,63 @@ def _model_verdict(prepared: Prepared, protocol: Protocol, variant: Variant) -> 
     return evaluate(official_tokenize(case.program), case.table, case.dialect, variant)
 
 
-def classify(prepared: Prepared, protocol: Protocol, expected: Verdict,
-             got: Answer) -> tuple[EvalDivergence, Optional[Variant]]:
-    """The class of a divergent answer, and the variant that reproduces it (None: by its shape)."""
+Explanation = tuple[EvalDivergence, Optional[Variant]]
+"""A class that explains a divergent answer, with the first variant of it that reproduces the answer."""
+
+_REFUSAL_SHAPES = (EvalDivergence.ANSWERS_WHERE_OFFICIAL_REFUSES, EvalDivergence.REFUSES_WHERE_OFFICIAL_ANSWERS)
+
+
+def explanations(prepared: Prepared, protocol: Protocol, expected: Verdict, got: Answer) -> tuple[Explanation, ...]:
+    """Every class that explains a divergent answer, in the table's order, each with its first reproducing
+    variant (None: by the answer's shape). Never empty."""
     if isinstance(got, Failure):
-        return got.kind, None
+        return ((got.kind, None),)
     if _sign_of_zero(expected, got):  # equal under ==: any rule that "reproduces" it does so by chance
-        return EvalDivergence.SIGN_OF_ZERO, None
-    variants = _FLAT_VARIANTS if protocol is Protocol.FLAT else tuple(CLASS_OF)
+        return ((EvalDivergence.SIGN_OF_ZERO, None),)
+    shape = _by_shape(expected, got)
     official = model_verdict(prepared, protocol, Variant.OFFICIAL)
     if official is None or not matches(expected, official):  # the model cannot explain this case
-        return _by_shape(expected, got), None
-    lesser: Optional[Variant] = None
-    for variant in variants:
-        if variant in _TEXT_ONLY and protocol is not Protocol.JSONL:
+        return ((shape, None),)
+    found: dict[EvalDivergence, Variant] = {}
+    for variant in _FLAT_VARIANTS if protocol is Protocol.FLAT else tuple(CLASS_OF):
+        if variant in _TEXT_ONLY and protocol is not Protocol.JSONL or CLASS_OF[variant] in found:
             continue
-        if lesser is not None and CLASS_OF[variant].minor:
-            continue  # already explained by a lesser cause: only a real rule can replace it
         verdict = model_verdict(prepared, protocol, variant)
         if verdict is not None and _reproduces(verdict, got):
-            if not CLASS_OF[variant].minor:
-                return CLASS_OF[variant], variant
-            lesser = variant
-    if lesser is not None:
-        return CLASS_OF[lesser], lesser
-    return _by_shape(expected, got), None
+            found[CLASS_OF[variant]] = variant
+    if not found and protocol is not Protocol.FLAT and "exp" in prepared.case.program:
+        found = _within_pow_ulps(prepared, protocol, got)  # a rule's answer through another libm's pow
+    real = {kind: variant for kind, variant in found.items() if not kind.minor}
+    chosen: dict[EvalDivergence, Optional[Variant]] = dict(real or found)
+    if not chosen or (shape in _REFUSAL_SHAPES and shape not in chosen):
+        chosen[shape] = None
+    order = list(EvalDivergence)
+    return tuple(sorted(chosen.items(), key=lambda item: order.index(item[0])))
+
+
+POW_ULPS = 4
+"""How far (in ulps of the answer) a rule's answer may be from the port's when the program has ``exp``:
+another libm's ``pow`` one ulp off, carried through a few more steps, on top of the port's real bug."""
+
+
+def _within_pow_ulps(prepared: Prepared, protocol: Protocol, got: Answer) -> dict[EvalDivergence, Variant]:
+    """The real rules whose answer is the port's but for a few ulps (an unrounded answer through V8's pow)."""
+    if not isinstance(got, OfficialVerdict) or not isinstance(got.value, float) or not math.isfinite(got.value):
+        return {}
+    found: dict[EvalDivergence, Variant] = {}
+    for variant, kind in CLASS_OF.items():
+        if kind.minor or kind in found or variant in _TEXT_ONLY:
+            continue
+        verdict = model_verdict(prepared, protocol, variant)
+        if isinstance(verdict, OfficialVerdict) and verdict.valid and got.valid and isinstance(verdict.value, float) \
+                and abs(verdict.value - got.value) <= POW_ULPS * math.ulp(got.value):
+            found[kind] = variant
+    return found
+
+
+def classify(prepared: Prepared, protocol: Protocol, expected: Verdict, got: Answer) -> Explanation:
+    """The first class (in the table's order) that explains a divergent answer on its own, and its variant."""
+    return explanations(prepared, protocol, expected, got)[0]
 
 
 def _reproduces(verdict: Verdict, got: Answer) -> bool:
@@ -138,9 +173,11 @@ def _by_shape(expected: Verdict, got: Answer) -> EvalDivergence:
 
 
 def _values(expected: object, got: object) -> EvalDivergence:
-    finite = [isinstance(v, float) and math.isfinite(v) for v in (expected, got)]
-    if finite[0] != finite[1]:
-        return EvalDivergence.OVERFLOW_COMPLEX
+    """Two different valid values (numbers or ``None``, the official n/a) by their shape."""
+    if any(isinstance(v, float) and not math.isfinite(v) for v in (expected, got)):
+        return EvalDivergence.OVERFLOW_COMPLEX  # inf or nan on one side: ``null`` written for inf included
+    if expected is None:
+        return EvalDivergence.TOKENIZER  # the official found no complete step (n/a): the port parsed one
     return EvalDivergence.OTHER
 
 
@@ -217,6 +254,8 @@ def _finish(value: float, variant: Variant) -> float:
         return round_naive(value, 5)
     if variant is Variant.HALF_UP_ROUNDING:
         return round_half_up(value, 5)
+    if variant is Variant.NAIVE_MATH_ROUND:
+        return round_product(value)
     if variant is Variant.TIES_AWAY:
         return round_ties_away(value)
     return round(value, 5)

@@ -12,6 +12,7 @@ from ..report import JUnit, class_lines, dumps, families_json, family_lines, fau
 from .check import EvalCounterexample, EvalReport, describe
 from .classes import EvalDivergence
 from ...records import FORMAT_VERSION  # the one version of every output (its change log is there)
+from ...core.plural import plural, plural_of
 
 
 
@@ -56,7 +57,8 @@ def example_line(example: EvalCounterexample) -> str:
 
 def as_text(report: EvalReport, strict: bool = False) -> str:
     verdict = "PASS" if report.passed(strict) else "FAIL"
-    lines = [f"{verdict} {report.evaluator}: {report.cases:,} cases ({report.protocol.value} protocol, suite "
+    lines = [f"{verdict} {report.evaluator}: {plural(report.cases, 'case', grouped=True)} ({report.protocol.value} "
+             f"protocol, suite "
              f"{report.suite}, seed {report.seed}), {report.divergent:,} divergent"
              f"{unanswered_note(report.unanswered)}"]
     lines += class_lines(report.by_class, lambda k: EvalDivergence(k).explain, lambda k: EvalDivergence(k).minor, 8)
@@ -80,8 +82,9 @@ def as_junit(report: EvalReport, strict: bool = False) -> str:
         shown = [example for examples in report.examples.values() for example in examples
                  if example.case.family.value == family]
         fails = divergent and failing & set(report.family_classes.get(family, ()))
-        junit.case(family, f"{cases} cases", ("divergence", f"{divergent} of {cases} cases differ from the official "
-                                              "answers", "\n".join(example_line(example) for example in shown))
+        differ = f"{divergent} of {plural(cases, 'case')} {plural_of('differs', divergent)} from the official answers"
+        junit.case(family, plural(cases, "case"), ("divergence", differ, "\n".join(example_line(example)
+                                                                                     for example in shown))
                    if fails else None)
     junit.faults([fault for fault in report.faults if fault.kind in failing], "the port broke the protocol")
     return junit.text(report.notes)

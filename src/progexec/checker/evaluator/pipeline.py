@@ -19,6 +19,7 @@ from typing import Optional
 from .cases import chunks, default_size, families_of, suite
 from .check import Answerer, EvalReport, ProgressHook, check_chunk
 from .protocol import Answer, Prepared, Protocol, prepare_all
+from ...core.plural import plural, plural_of
 
 
 def run_pipelined(ports: Sequence[Answerer], name: str, protocol: Protocol = Protocol.JSONL,
@@ -57,8 +58,10 @@ def run_pipelined(ports: Sequence[Answerer], name: str, protocol: Protocol = Pro
                 check_first()
         while pending:
             check_first()
+    report.finish()
     if report.skipped:
-        report.notes.append(f"{report.skipped} case(s) have no {protocol.value} form (they do not parse or compile) "
+        report.notes.append(f"{plural(report.skipped, 'case')} {plural_of('has', report.skipped)} no "
+                            f"{protocol.value} form (they do not parse or compile) "
                             "and were not sent")
     return report
 

@@ -30,6 +30,7 @@ from ...core.verdict import OfficialVerdict
 from ...interp.run import execute_text, execute_tokens
 from .cases import EvalCase, FlatArgs
 from .classes import EvalDivergence, Failure
+from ...core.plural import plural
 
 
 class Protocol(str, Enum):
@@ -150,7 +151,8 @@ def _value(raw: Any) -> tuple[Optional[Union[float, str]], Optional[Failure]]:
     if isinstance(raw, bool):
         return None, _fail(EvalDivergence.YES_NO, f"value {json.dumps(raw)}: a yes/no answer is the string")
     if isinstance(raw, _HugeInt):
-        return None, _fail(EvalDivergence.NOT_FLOAT, f"an integer of more than {current().max_answer_int_digits} digits")
+        return None, _fail(EvalDivergence.NOT_FLOAT, f"an integer of more than "
+                                                     f"{plural(current().max_answer_int_digits, 'digit')}")
     if isinstance(raw, (int, float)):
         try:
             return float(raw), None

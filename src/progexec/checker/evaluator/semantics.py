@@ -18,6 +18,7 @@ import decimal
 import math
 import re
 import statistics
+import struct
 from collections.abc import Sequence
 from enum import Enum
 from typing import Any, Optional
@@ -38,15 +39,18 @@ class Variant(str, Enum):
     OFFICIAL = "official"
     POW_ULP_UP = "pow_one_ulp_up"                # exp one ulp above CPython's ** (another libm pow)
     POW_ULP_DOWN = "pow_one_ulp_down"
-    NAIVE_ROUNDING = "naive_rounding"            # round(x * 1e5) / 1e5
-    HALF_UP_ROUNDING = "half_up_rounding"        # floor(x * 1e5 + 0.5) / 1e5
+    NAIVE_ROUNDING = "naive_rounding"            # Python round(x * 1e5) / 1e5 (round(inf) raises)
+    NAIVE_MATH_ROUND = "naive_math_round"        # JS Math.round(x * 1e5) / 1e5: the product's ties toward +inf
+    HALF_UP_ROUNDING = "half_up_rounding"        # floor(x * 1e5 + 0.5) / 1e5 (the product rounded too)
     TIES_AWAY = "ties_away_rounding"             # exact value, ties away from zero (JS toFixed)
     UNROUNDED = "no_final_rounding"              # the final value is not rounded at all
     REPR_HALF_EVEN = "repr_then_half_even"       # Decimal(str(x)).quantize(1e-5): the shortest repr rounded
     REPR_HALF_UP = "repr_then_half_up"           # Decimal(str(x)).quantize(1e-5, ROUND_HALF_UP)
     PER_STEP = "per_step_rounding"               # every intermediate rounded to 5 places
     DECIMAL = "decimal_arithmetic"               # Python Decimal, 28 digits, quantized at the end
+    FLOAT32 = "float32_arithmetic"               # every literal, cell and result held as a float32
     LENIENT_TOKENIZER = "lenient_tokenizer"      # any spaces around ',', '(' and ')' accepted
+    UNCLOSED_STEP = "unclosed_step_read"         # a last step without ')' evaluated ('add(1, 63010' is 63011)
     PARSE_FLOAT = "parse_float"                  # numeric prefix, commas kept: '1,000' -> 1, '5%' -> 5
     COMMA_KEPT = "comma_kept"                    # commas not removed: '1,000' is not a number
     PERCENT_IGNORED = "percent_ignored"          # '5%' -> 5
@@ -142,7 +146,38 @@ def _clean_cell(cell: str, variant: Variant) -> str:
 def _tokens(text: str, variant: Variant) -> list[str]:
     if variant is Variant.LENIENT_TOKENIZER:
         text = re.sub(r"\s*\)", ")", re.sub(r"\s*\(\s*", "(", re.sub(r"\s*,\s*", ", ", text.strip())))
+    if variant is Variant.UNCLOSED_STEP and text.count("(") > text.count(")"):
+        text = text.rstrip() + ")"
     return official_tokenize(text)
+
+
+def f32(value: Any) -> Any:
+    """A float held as a float32 (a float32 port's numbers; ±inf past its range); anything else unchanged."""
+    if not isinstance(value, float) or not math.isfinite(value):
+        return value
+    try:
+        return float(struct.unpack("f", struct.pack("f", value))[0])
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+def _held(value: Any, variant: Variant) -> Any:
+    """A number as the variant holds it between steps (float32 under FLOAT32)."""
+    return f32(value) if variant is Variant.FLOAT32 else value
+
+
+def round_product(x: float) -> float:
+    """``Math.round(x * 1e5) / 1e5`` as JavaScript computes it; inf and nan pass through."""
+    product = x * 100000.0
+    return product / 100000.0 if not math.isfinite(product) else _math_round(product) / 100000.0
+
+
+def _math_round(p: float) -> float:
+    """JS ``Math.round``: the nearest integer, ties toward +inf, -0 for -0.5 <= p < 0 (exact, unlike floor(p + 0.5))."""
+    whole = math.floor(p)
+    if p - whole >= 0.5:  # the difference is exact for a double
+        whole += 1
+    return math.copysign(float(whole), p) if whole == 0 else float(whole)
 
 
 def _rounded(value: Any, variant: Variant) -> Any:
@@ -154,15 +189,19 @@ def _rounded(value: Any, variant: Variant) -> Any:
     if variant is Variant.UNROUNDED:
         return float(value)
     if variant is Variant.NAIVE_ROUNDING:
+        if not math.isfinite(value):
+            raise OverflowError("round(inf) and round(nan) raise in Python")
         return round_naive(float(value), 5)
+    if variant is Variant.NAIVE_MATH_ROUND:
+        return round_product(float(value))
     if variant is Variant.HALF_UP_ROUNDING:
         return round_half_up(float(value), 5)
     if variant is Variant.TIES_AWAY:
         return round_ties_away(float(value))
     if variant in (Variant.REPR_HALF_EVEN, Variant.REPR_HALF_UP) and math.isfinite(value):
         mode = decimal.ROUND_HALF_UP if variant is Variant.REPR_HALF_UP else decimal.ROUND_HALF_EVEN
-        with decimal.localcontext() as context:
-            context.prec = 400
+        with decimal.localcontext(decimal.Context()) as context:  # Python's default context, as a port runs in
+            context.traps[decimal.InvalidOperation] = True  # quantize past 28 digits raises: the port refuses
             return float(decimal.Decimal(repr(float(value))).quantize(decimal.Decimal("0.00001"), rounding=mode))
     return round(value, 5)
 
@@ -225,6 +264,11 @@ def _step(op: str, a: Any, b: Any, variant: Variant) -> Any:
 
 
 def _row_sum(row: list[Any], variant: Variant) -> Any:
+    if variant is Variant.FLOAT32:
+        total = 0.0
+        for value in row:
+            total = f32(total + value)
+        return total
     return math.fsum(row) if variant is Variant.FSUM_ROWS else sum(row)
 
 
@@ -270,8 +314,8 @@ def _evaluate(tokens: list[str], table: Optional[Sequence[Sequence[str]]], diale
         number = str_to_num(body[0], marker, variant)
         if number is None:
             return INVALID
-        return OfficialVerdict(True, _rounded(_finite(float(number) if variant is not Variant.DECIMAL else number,
-                                                      variant), variant))
+        return OfficialVerdict(True, _rounded(_finite(_held(float(number), variant) if variant is not Variant.DECIMAL
+                                                      else number, variant), variant))
     for index, token in enumerate(body):
         if index % 4 == 0 and token.strip("(") not in _OPS:
             return INVALID
@@ -295,8 +339,8 @@ def _evaluate(tokens: list[str], table: Optional[Sequence[Sequence[str]]], diale
                 value = results[int(arg.replace("#", ""))] if "#" in arg else str_to_num(arg, marker, variant)
                 if value is None:
                     return INVALID
-                operands.append(_finite(value, variant))
-            result = _finite(_step(op, operands[0], operands[1], variant), variant)
+                operands.append(_finite(_held(value, variant), variant))
+            result = _finite(_held(_step(op, operands[0], operands[1], variant), variant), variant)
             if variant is Variant.PER_STEP and isinstance(result, float):
                 result = round(result, 5)
             results[index] = result
@@ -313,7 +357,7 @@ def _evaluate(tokens: list[str], table: Optional[Sequence[Sequence[str]]], diale
                 have_row = True
             if row is None:
                 return INVALID
-            result = _finite(_table(op, row, variant), variant)
+            result = _finite(_held(_table(op, row, variant), variant), variant)
             if variant is Variant.PER_STEP and isinstance(result, float):
                 result = round(result, 5)
             results[index] = result
@@ -341,5 +385,5 @@ def _row_numbers(cells: Sequence[str], marker: str, variant: Variant) -> list[An
         value = str_to_num(_clean_cell(cell, variant), marker, variant)
         if value is None:
             return None
-        numbers.append(value)
+        numbers.append(_held(value, variant))
     return numbers

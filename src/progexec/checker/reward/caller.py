@@ -25,6 +25,7 @@ from ...core.limits import current
 from ...core.errors import ProgexecError
 from ..engine import ChildExchange, Fault, FaultKind, StartError
 from .suite import RewardCase
+from ...core.plural import plural
 
 SIGNATURES = ("verl", "verl-batch", "trl", "openrlhf", "plain")
 BATCHED = frozenset({"verl-batch", "trl", "openrlhf", "url"})
@@ -202,8 +203,8 @@ class RewardCaller:
         results: list[list[Outcome]] = []
         while len(results) < len(groups):
             if self.gave_up:
-                detail = f"not run: the function hung {self.hangs} times" if self.hangs >= self.max_hangs \
-                    else f"not run: the function's process died {self.deaths} times"
+                detail = f"not run: the function hung {plural(self.hangs, 'time')}" if self.hangs >= self.max_hangs \
+                    else f"not run: the function's process died {plural(self.deaths, 'time')}"
                 results += [[Outcome(Kind.NOT_RUN, detail=detail)] * len(group) for group in groups[len(results):]]
                 break
             pending = groups[len(results):]

@@ -22,6 +22,7 @@ from .caller import Kind, Outcome, RewardCaller
 from .classes import DEFAULT_FAIL_ON, ORDER, RewardClass
 from .forms import FORMS_BY_NAME
 from .suite import RewardCase
+from ...core.plural import plural, plural_of
 
 DEFAULT_PROBE_CASES = 240
 DEFAULT_CHUNK = 512
@@ -237,7 +238,8 @@ def run_reward_check(factory: CallerFactory, suite: Sequence[RewardCase], report
         for start in range(0, len(suite), chunk):
             part = suite[start:start + chunk]
             if budget is not None and time.monotonic() - started > budget:
-                report.incomplete = f"the run budget of {budget:g}s ran out after {start:,} of {len(suite):,} cases"
+                report.incomplete = (f"the run budget of {budget:g}s ran out after {start:,} of "
+                                     f"{plural(len(suite), 'case', grouped=True)}")
                 got = [Outcome(Kind.NOT_RUN, detail="not run: the run budget ran out")] * len(part)
             else:
                 got = main.call(part)
@@ -262,7 +264,8 @@ def run_reward_check(factory: CallerFactory, suite: Sequence[RewardCase], report
         report.notes.extend(main.notes)
         report.leaks.extend(main.leaks())
     if report.not_run:
-        report.notes.append(f"{report.not_run:,} case(s) were not run")
+        report.notes.append(f"{plural(report.not_run, 'case', grouped=True)} "
+                            f"{plural_of('was', report.not_run)} not run")
     return report
 
 

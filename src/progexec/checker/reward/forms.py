@@ -23,6 +23,7 @@ from ...core.limits import current
 from ...core.item import Item
 from ...runner import execute
 from .golds import Gold, program_reproduces
+from ...core.plural import plural
 
 CLOSE = 5e-4
 """A correct form's largest relative error."""
@@ -320,7 +321,8 @@ FORMS: tuple[Form, ...] = (
     Form("two_boxed", False, "numeric", _nonzero, _two_boxed, "two different boxed answers, the gold one of them"),
     Form("empty", False, "numeric", _number, _empty, "an empty completion", 0.25),
     Form("huge", False, "numeric", _nonzero, _huge,
-         f"a runaway completion of {current().huge_completion_chars:,} characters repeating the figures", 0.05),
+         f"a runaway completion of {plural(current().huge_completion_chars, 'character', grouped=True)} repeating "
+         f"the figures", 0.05),
     Form("wrong_program", False, "official", _program, _wrong_program,
          "the gold program with a subtract or divide's arguments swapped (official)"),
     Form("yes_no_flip", False, "numeric", lambda g: g.is_yes_no, _yes_no(True), "the other of yes/no"),

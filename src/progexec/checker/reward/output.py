@@ -9,6 +9,7 @@ from xml.etree import ElementTree
 from .check import Finding, RewardReport
 from .classes import ORDER
 from .forms import FORMS_BY_NAME
+from ...core.plural import plural
 
 FORMAT_VERSION = 1
 LEAK_CHARS = 160
@@ -28,7 +29,8 @@ def verdict_line(report: RewardReport) -> str:
     if report.leaks:
         first = report.leaks[0] if len(report.leaks[0]) <= LEAK_CHARS else report.leaks[0][:LEAK_CHARS] + " ..."
         tail += f"; left running: {first}" + (f" (+{len(report.leaks) - 1} more)" if len(report.leaks) > 1 else "")
-    return (f"{head} {report.function} ({report.signature}): {report.cases:,} cases, seed {report.seed}, "
+    return (f"{head} {report.function} ({report.signature}): {plural(report.cases, 'case', grouped=True)}, "
+            f"seed {report.seed}, "
             f"{'findings: ' + found if found else 'no finding'}{tail}")
 
 
@@ -72,7 +74,8 @@ def dumps_json(report: RewardReport, meta: Optional[dict[str, Any]] = None) -> s
 
 def example_line(finding: Finding) -> str:
     text = finding.case.completion
-    shown = repr(text[-160:]) if len(text) <= 400 else f"{text[-120:]!r} ({len(text):,} characters)"
+    shown = repr(text[-160:]) if len(text) <= 400 \
+        else f"{text[-120:]!r} ({plural(len(text), 'character', grouped=True)})"
     probe = f" [{finding.probe}: {finding.probe_got.describe()}]" if finding.probe and finding.probe_got else ""
     return (f"  [{finding.kind.value}] {finding.case.id} {finding.case.form}: {shown}\n"
             f"      gold {finding.case.gold.get('answer')!r} ({finding.case.gold.get('dialect')}, "
@@ -102,7 +105,8 @@ def as_text(report: RewardReport) -> str:
             f"{name} {sizes[1]}/{sizes[0]}" for name, sizes in report.probes.items()))
     if report.reference_examples:
         lines.append("progexec's reference disagrees with the suite's construction (not the function's fault):")
-        lines += [f"  {form}: {report.forms[form].reference_disagrees} case(s), e.g. {finding.case.completion[-100:]!r}"
+        lines += [f"  {form}: {plural(report.forms[form].reference_disagrees, 'case')}, "
+                  f"e.g. {finding.case.completion[-100:]!r}"
                   f" -> {finding.reference.status}" for form, finding in sorted(report.reference_examples.items())]
     if report.leaks:
         lines.append("left running by the function (fails the run):")
@@ -120,11 +124,11 @@ def as_junit(report: RewardReport) -> str:
     for kind in ORDER:
         case = ElementTree.SubElement(suite, "testcase", classname="progexec.check_reward", name=kind.value)
         count = report.by_class[kind.value]
-        ElementTree.SubElement(case, "system-out").text = f"{count} of {report.cases} cases"
+        ElementTree.SubElement(case, "system-out").text = f"{count} of {plural(report.cases, 'case')}"
         if count and kind in report.fail_on:
             failures += 1
             failure = ElementTree.SubElement(case, "failure", type=kind.value,
-                                             message=f"{count} case(s): {kind.explain}")
+                                             message=f"{plural(count, 'case')}: {kind.explain}")
             failure.text = "\n".join(example_line(finding) for finding in report.simplest(kind.value, 10))
     tests = len(ORDER)
     if report.incomplete:

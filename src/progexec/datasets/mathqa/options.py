@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ...core.limits import DEFAULT_LIMITS, current
+from ...core.plural import plural
 
 LETTERS = ("a", "b", "c", "d", "e")
 TOLERANCE = 0.01
@@ -213,7 +214,8 @@ def read_options(options: str) -> ParsedOptions:
     """Letter -> Option for a MathQA ``options`` field (the first text of a repeated letter wins), or a refusal."""
     if len(options) > current().max_options_chars:
         return ParsedOptions(refusal=OptionsRefusal.TOO_LONG,
-                             message=f"the options field has {len(options)} characters, over {current().max_options_chars}")
+                             message=f"the options field has {plural(len(options), 'character')}, over "
+                                     f"{current().max_options_chars}")
     parsed: dict[str, Option] = {}
     for letter, text in _pieces(options):
         if letter not in parsed:

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ...reward import Policy
-from ...rows import Example, Questions, RowsError, RowsSpec, make_gold, verl_row
+from ...rows import Example, Questions, RowsSpec, make_gold, verl_row
 from .corpus import mathqa_records
 
 def _mathqa(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[Example]:

@@ -37,6 +37,7 @@ from ...isolation.process import Bound, Deadline, escaped_text, kill_group, read
 from ...core.limits import DEFAULT_LIMITS, current
 from . import bubblewrap
 from .bubblewrap import IsolationUnavailable
+from ...core.plural import plural
 
 ALLOWED_MODULES: frozenset[str] = frozenset({"math", "scipy"})
 """What MathQA-Python's own code imports: ``math``, and ``scipy`` (``scipy.special.comb``, ``scipy.gcd``)."""
@@ -137,7 +138,8 @@ def run_snippet(code: str, limits: SandboxLimits = SandboxLimits(), *, unsafe_no
     bound = current().max_sandbox_code_chars
     if len(code) > bound:
         return SnippetResult(SnippetKind.TOO_LONG,
-                             message=f"the snippet has {len(code)} characters, over {bound} (max_sandbox_code_chars)")
+                             message=f"the snippet has {plural(len(code), 'character')}, over {bound} "
+                                     f"(max_sandbox_code_chars)")
     isolation = bubblewrap.status()
     if not isolation.available and not unsafe_no_isolation:
         return SnippetResult(SnippetKind.SANDBOX_ERROR, message=f"no isolation: {isolation.reason}")

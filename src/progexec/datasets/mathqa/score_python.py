@@ -33,7 +33,7 @@ from typing import Any
 
 from ...core.errors import InputError
 from ...inputkinds import Wanted
-from ...readers import InputError, read_records as shared_records
+from ...readers import read_records as shared_records
 from .sandbox import SandboxLimits, SnippetResult, run_snippets
 from ...records import FORMAT_VERSION  # the one version of every output (its change log is there)
 

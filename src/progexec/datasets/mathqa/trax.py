@@ -42,6 +42,7 @@ from ...core.status import Status
 from .binding import NUMBER_PATTERN
 from ...core.limits import DEFAULT_LIMITS, current
 from .ops import MATHQA_PYTHON_OPS, arity, definition
+from ...core.plural import plural
 
 MAX_TRAX_INT_BITS = DEFAULT_LIMITS.max_trax_int_bits
 """Largest Python int (in bits) an op may produce under trax semantics; one op grows an int at most
@@ -184,7 +185,8 @@ def _compute(name: str, args: list[Any], dropped: list[str], step: int) -> Any:
         raise _failure(error, name, args, dropped, step) from None
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > current().max_trax_int_bits:
         raise Refusal(Status.LIMIT_EXCEEDED,
-                      f"step {step}: {name} gives an integer of {value.bit_length()} bits, over {current().max_trax_int_bits}")
+                      f"step {step}: {name} gives an integer of {plural(value.bit_length(), 'bit')}, "
+                      f"over {current().max_trax_int_bits}")
     return value
 
 
@@ -198,7 +200,8 @@ def _final(value: Any, steps: int) -> Outcome[float]:
     try:
         number = float(value)
     except OverflowError:
-        return _refuse(Status.OVERFLOW, f"trax answers an integer of {int(value).bit_length()} bits, too large for float64", last)
+        return _refuse(Status.OVERFLOW, f"trax answers an integer of {plural(int(value).bit_length(), 'bit')}, "
+                       "too large for float64", last)
     if math.isnan(number):
         return _refuse(Status.NOT_A_NUMBER, "trax answers nan", last)
     if math.isinf(number):
@@ -215,7 +218,7 @@ def trax_steps(formula: str) -> list[str]:
 def run_trax(formula: str, numbers: Sequence[float]) -> Outcome[float]:
     """Run a ``linear_formula`` as trax does, with ``nK`` = ``numbers[K]``; never raises."""
     if len(formula) > MAX_PROGRAM_CHARS:
-        return Outcome(Status.LIMIT_EXCEEDED, message=f"program is {len(formula)} characters long, "
+        return Outcome(Status.LIMIT_EXCEEDED, message=f"program is {plural(len(formula), 'character')} long, "
                        f"over the limit of {MAX_PROGRAM_CHARS}")
     steps = trax_steps(formula)
     if not steps:

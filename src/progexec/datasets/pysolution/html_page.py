@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .report import ranked
 from .scoring import Leaderboard, ModelScore
+from ...core.plural import plural
 
 STYLE = ("body{font-family:system-ui,sans-serif;margin:1.5em;}table{border-collapse:collapse;}"
          "th,td{border:1px solid #ccc;padding:2px 6px;text-align:right;}td.l,th.l{text-align:left;}"
@@ -55,7 +56,7 @@ def index_page(leaderboard: Leaderboard) -> str:
         if leaderboard.models else ""
     libraries = ", ".join(f"{name} {version}" for name, version in sorted(leaderboard.libraries.items()))
     body = (f"<h1>{html.escape(leaderboard.dataset.title)}: program-of-thought leaderboard</h1>"
-            f"<p>{len(leaderboard.gold)} gold questions; isolation: {html.escape(leaderboard.isolation)}; "
+            f"<p>{plural(len(leaderboard.gold), 'gold question')}; isolation: {html.escape(leaderboard.isolation)}; "
             f"libraries in the sandbox: {html.escape(libraries or 'none')}. Accuracy and execution rate follow "
             "the official rule and rounding; strict is progexec's rule; the last columns count the official "
             "correct answers strict rejects, by class. Click a column to sort.</p>"
@@ -81,7 +82,7 @@ def model_page(leaderboard: Leaderboard, model: ModelScore) -> str:
             "</details></td></tr>")
     body = (f"<p><a href='index.html'>leaderboard</a></p><h1>{html.escape(model.name)}</h1>"
             f"<p>accuracy {model.accuracy:.2f}, execution rate {model.execution_rate:.2f}, strict accuracy "
-            f"{model.strict_accuracy:.2f} over {len(model.items)} predictions.</p>"
+            f"{model.strict_accuracy:.2f} over {plural(len(model.items), 'prediction')}.</p>"
             "<table><thead><tr><th class='l'>question</th><th class='l'>topic</th><th class='l'>status</th>"
             "<th class='l'>value</th><th>gold</th><th>acc</th><th>executed</th><th>strict</th>"
             "<th class='l'>divergence</th><th class='l'>code</th></tr></thead>"

@@ -13,6 +13,7 @@ from .scoring import Item, Leaderboard, ModelScore
 from .strict import DIVERGENCE_CLASSES
 
 from ...records import FORMAT_VERSION  # the one version of every output (its change log is there)
+from ...core.plural import plural
 
 
 def ranked(leaderboard: Leaderboard) -> list[ModelScore]:
@@ -23,8 +24,9 @@ def ranked(leaderboard: Leaderboard) -> list[ModelScore]:
 def _headline(leaderboard: Leaderboard) -> str:
     usable = sum(1 for question in leaderboard.gold if question.problem is None)
     libraries = ", ".join(f"{name} {version}" for name, version in sorted(leaderboard.libraries.items())) or "none"
-    return (f"score-python: {leaderboard.dataset.title}, {len(leaderboard.gold)} gold questions ({usable} usable), "
-            f"{len(leaderboard.models)} model(s); isolation: {leaderboard.isolation}; libraries: {libraries}")
+    return (f"score-python: {leaderboard.dataset.title}, {plural(len(leaderboard.gold), 'gold question')} ({usable} "
+            f"usable), "
+            f"{plural(len(leaderboard.models), 'model')}; isolation: {leaderboard.isolation}; libraries: {libraries}")
 
 
 def table(leaderboard: Leaderboard, by_topic: bool = False) -> str:
@@ -44,13 +46,14 @@ def table(leaderboard: Leaderboard, by_topic: bool = False) -> str:
                              f"{figures['execution_rate']:>9.2f}  {figures['strict_accuracy']:>6.2f}")
         notes = []
         if model.missing:
-            notes.append(f"{len(model.missing)} gold question(s) without a prediction")
+            notes.append(f"{plural(len(model.missing), 'gold question')} without a prediction")
         if model.unknown:
-            notes.append(f"{len(model.unknown)} prediction(s) naming no gold question (not scored)")
+            notes.append(f"{plural(len(model.unknown), 'prediction')} naming no gold question (not scored)")
         if model.bad_records:
-            notes.append(f"{len(model.bad_records)} unreadable prediction record(s)")
+            notes.append(f"{plural(len(model.bad_records), 'unreadable prediction record')}")
         if model.wall_clock_stops():
-            notes.append(f"{model.wall_clock_stops()} solution(s) stopped by the wall-clock backstop, not the CPU "
+            notes.append(f"{plural(model.wall_clock_stops(), 'solution')} stopped by the wall-clock backstop, not "
+                         f"the CPU "
                          "limit: their verdict may depend on the machine's load")
         if notes:
             lines.append(f"  note: {'; '.join(notes)}")

@@ -26,6 +26,7 @@ from .official import Gold, official_mean
 from .pool import Budget, Pool, Request
 from .results import SolutionResult, Status, failure, safe_text
 from .strict import DIVERGENCE_CLASSES, verdicts
+from ...core.plural import plural
 
 
 class SolutionInputError(InputError):
@@ -310,7 +311,7 @@ def score_runs(dataset: Dataset, gold_records: Sequence[Record], runs: Sequence[
             elif not prediction.code:
                 result = failure("no_code", "the extraction gives no code (empty output, or 'argparse' in it)")
             elif len(prediction.code) > bound:
-                result = failure("too_long", f"{len(prediction.code)} characters, over {bound} "
+                result = failure("too_long", f"{plural(len(prediction.code), 'character')}, over {bound} "
                                              "(max_sandbox_code_chars)")
             else:
                 result = ran[codes[prediction.code]] if prediction.code in codes else failure("sandbox_error", "not run")

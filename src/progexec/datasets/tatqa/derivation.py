@@ -23,6 +23,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ...core.nodes import Num, Program, Ref, Step
 from ...core.syntax import ProgramSyntaxError, ProgramTooLongError
 from ...core.limits import current
+from ...core.plural import plural
 
 SCALE_WORDS = {"thousand": "1000", "million": "1000000", "billion": "1000000000"}
 READINGS = ("accounting", "grouping")
@@ -126,7 +127,7 @@ def parse_derivation(text: str) -> Node:
     """The tree of a derivation; :class:`ProgramSyntaxError` (with line, column, caret) when it does not parse."""
     bound = current().max_program_chars
     if len(text) > bound:
-        raise ProgramTooLongError(f"the derivation is {len(text)} characters, over the limit of {bound} "
+        raise ProgramTooLongError(f"the derivation is {plural(len(text), 'character')}, over the limit of {bound} "
                                   "(max_program_chars)", text[:200], 1, 1)
     if not text.strip():
         raise ProgramSyntaxError("the derivation is empty", text, 1, 1)

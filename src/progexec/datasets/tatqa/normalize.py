@@ -14,6 +14,7 @@ import string
 from typing import Any
 
 from ...core.errors import ProgexecError
+from ...core.plural import plural
 
 NUMBER_CHARS_DROPPED = "'\"\\$€£¥%(),[]"
 """Characters the official ``_clean_num`` removes before reading a number."""
@@ -131,7 +132,7 @@ def four_places(value: Number) -> str:
     try:
         return "%.4f" % value
     except OverflowError as error:
-        raise OfficialAbort(f"'%.4f' cannot format a number of {len(str(value))} digits: {error}") from None
+        raise OfficialAbort(f"'%.4f' cannot format a number of {plural(len(str(value)), 'digit')}: {error}") from None
 
 
 def format_number(value: Number, scale: Any) -> str:

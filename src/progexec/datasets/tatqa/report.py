@@ -20,6 +20,7 @@ from ...records import FORMAT_VERSION
 from ...report import interactive as ui
 from .execute import DerivationResult, Finding
 from .scoring import TatqaScore
+from ...core.plural import plural
 
 TITLE = "TAT-QA derivations"
 
@@ -169,7 +170,7 @@ def render_html(report: TatqaReport) -> str:
 def render_score_html(result: TatqaScore, gold: str, pred: str) -> str:
     """score.html of a TAT-QA score: the figures, the answer type x answer source table, every question
     (sortable, filterable by reason and answer type)."""
-    lead = (f"Gold {escape(gold)}, predictions {escape(pred)}: {result.count} questions. Exact match "
+    lead = (f"Gold {escape(gold)}, predictions {escape(pred)}: {plural(result.count, 'question')}. Exact match "
             f"{result.em * 100:.2f}, F1 {result.f1 * 100:.2f}, scale score {result.scale * 100:.2f} "
             f"(as tatqa_eval.py prints them; exact floats {result.em!r}, {result.f1!r}, {result.scale!r}).")
     if result.aborted:

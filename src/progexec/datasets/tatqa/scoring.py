@@ -20,6 +20,7 @@ from ...readers import InputError
 from .data import Question, read_predictions, read_questions
 from .metric import PredictionAbort, QuestionScore, Reason, score_question
 from .normalize import OfficialAbort
+from ...core.plural import plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ class TatqaScore:
         """The official printout: the figures x 100 at 2 places, then one line per table cell."""
         lines = [f"Exact-match accuracy {self.em * 100:.2f}", f"F1 score {self.f1 * 100:.2f}",
                  f"Scale score {self.scale * 100:.2f}"]
-        lines += [f"{kind} / {source}: {cell.count} questions, EM {cell.em:.6f}, F1 {cell.f1:.6f}"
+        lines += [f"{kind} / {source}: {plural(cell.count, 'question')}, EM {cell.em:.6f}, F1 {cell.f1:.6f}"
                   for (kind, source), cell in sorted(self.cells.items())]
         return lines
 

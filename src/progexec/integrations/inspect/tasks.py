@@ -23,6 +23,7 @@ from progexec.readers import read_records
 from progexec.integrations.docs import TASKS, DocsError, TaskKind, task_docs
 from progexec.integrations.judge import (EXECUTION_ACCURACY, NUMERIC_ACCURACY, PROGRAM_ACCURACY, PYTHON_ACCURACY, Judgement,
                      judge)
+from progexec.core.plural import plural
 
 
 def dataset(name: str, source: str | None = None, limit: int | None = None) -> MemoryDataset:
@@ -115,7 +116,7 @@ def _task(name: str, source: str | None, limit: int | None, completions: str | N
         saved = read_completions(completions)
         missing = [str(sample.id) for sample in samples if str(sample.id) not in saved]
         if missing:
-            raise DocsError(f"{completions}: no completion for {len(missing)} of {len(samples)} samples "
+            raise DocsError(f"{completions}: no completion for {len(missing)} of {plural(len(samples), 'sample')} "
                             f"(first: {missing[0]!r})")
         plan = replay(saved)
     return Task(dataset=samples, solver=plan, scorer=SCORERS[TASKS[name].kind](), name=name)

@@ -51,7 +51,7 @@
       if (keep) { shown += 1; }
     });
     var count = controls.querySelector(".count");
-    if (count) { count.textContent = shown + " of " + rows.length + " rows shown"; }
+    if (count) { count.textContent = shown + " of " + rows.length + (rows.length === 1 ? " row" : " rows") + " shown"; }
   }
   function clearFilters(controls) {
     Array.prototype.forEach.call(controls.querySelectorAll("input[type=search], select"), function (field) {
