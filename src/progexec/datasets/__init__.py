@@ -1,0 +1,1 @@
+"""The datasets progexec scores, one module (or subpackage) each."""
