@@ -15,6 +15,7 @@ from pathlib import Path
 from ..mathqa.sandbox import IsolationUnavailable, SandboxLimits, default_jobs, require_isolation
 from ..mathqa.score_python import (DEFAULT_REL_TOL, ItemKind, Line, SnippetInputError, gold_items, predictions,
                                    read_records, score)
+from ..datasets.financereasoning import cli as financereasoning
 from ..pysolution.datasets import DATASETS, MATHQA_PYTHON, Dataset, detect
 from ..pysolution.pool import Budget
 from ..pysolution.scoring import SolutionInputError, load_records
@@ -24,7 +25,7 @@ from ..records import dumps
 from .common import EXIT_OK, UsageError, add_batch_options, command_meta, json_document, note_written, progress_for
 
 NAME = "score-python"
-HELP = ("run model-written Python (FinanceMath / DocMath-Eval program-of-thought, MathQA-Python) in a bubblewrap "
+HELP = ("run model-written Python (FinanceMath / DocMath-Eval / FinanceReasoning program-of-thought, MathQA-Python) in a bubblewrap "
         "sandbox and score it: a leaderboard with the official and the strict rule")
 EXIT_CODES = ("exit codes: 0 scored (wrong and failing solutions included), 2 usage or input error (bad options, "
               "no usable gold, a prediction file of another kind, no sandbox without --unsafe-no-isolation)")
@@ -35,10 +36,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gold", required=True, metavar="FILE",
                         help="gold file: FinanceMath/DocMath-Eval records (question_id, python_solution, ...) or "
                              "MathQA-Python items ({id, answer}); JSON list, JSON Lines, gzip or -")
-    parser.add_argument("--pred", required=True, nargs="+", metavar="DIR_OR_FILE",
+    parser.add_argument("--pred", nargs="+", metavar="DIR_OR_FILE",
                         help="prediction files in the official shape, or directories of them (*.json, *.jsonl, "
                              "*.json.gz); the model name is the file name up to its first dot. MathQA-Python: one "
                              "file of {id, code}")
+    parser.add_argument("--check-gold", action="store_true",
+                        help="FinanceReasoning: run every gold python_solution in the sandbox and judge it against "
+                             "its own ground_truth by the official rule (no --pred)")
     parser.add_argument("--dataset", choices=sorted(DATASETS), default=None,
                         help="the dataset (default: detected from the gold records)")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
@@ -89,12 +93,8 @@ def prediction_files(entries: list[str]) -> list[str]:
     return files
 
 
-def _dataset(args: argparse.Namespace) -> tuple[Dataset, list[Record]]:
-    """The dataset and the gold records (read once: the gold may be standard input)."""
-    try:
-        records = load_records(args.gold)
-    except SolutionInputError as error:
-        raise UsageError(str(error)) from None
+def _dataset(args: argparse.Namespace, records: list[Record]) -> tuple[Dataset, list[Record]]:
+    """The dataset of the gold records (read once: the gold may be standard input)."""
     if args.dataset is not None:
         return DATASETS[args.dataset], records
     for record in records:
@@ -116,7 +116,15 @@ def run(args: argparse.Namespace) -> int:
             or (args.memory_mb is not None and args.memory_mb <= 0) \
             or (args.time_limit is not None and not args.time_limit > 0):
         raise UsageError("--rel-tol must be >= 0 and --time-limit, --timeout, --memory-mb, --jobs positive")
-    dataset, gold = _dataset(args)
+    try:
+        records = load_records(args.gold)
+    except SolutionInputError as error:
+        raise UsageError(str(error)) from None
+    if args.dataset is None and financereasoning.is_gold(records):
+        return financereasoning.run(args, records)
+    if args.check_gold or not args.pred:
+        raise UsageError("--check-gold is for FinanceReasoning golds; other datasets need --pred")
+    dataset, gold = _dataset(args, records)
     if dataset is MATHQA_PYTHON:
         return _run_mathqa(args, [Line(record.number, record.value, record.error) for record in gold])
     return _run_pot(args, dataset, gold)

@@ -273,7 +273,7 @@ def _gold_value(code: str, context: str) -> tuple[Any, str]:
     if isinstance(last, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
         exec(compile(tree, "<gold>", "exec"), namespace)
         target = last.targets[-1] if isinstance(last, ast.Assign) else last.target
-        return eval(compile(ast.Expression(target), "<gold>", "eval"), namespace), "last_assignment"  # type: ignore[arg-type]
+        return eval(ast.unparse(target), namespace), "last_assignment"
     raise LookupError("no answer convention: no solution(), no 'answer', no final expression or assignment")
 
 

@@ -1,0 +1,172 @@
+"""``score-python`` for a FinanceReasoning gold file: the runs of ``--pred`` scored, or ``--check-gold``.
+
+Prediction layout (the repository's): ``--pred DIR`` is searched for ``MODEL/evaluation.json`` or
+``MODEL/inference.json`` (gzip too; ``evaluation.json`` preferred, it carries the recorded CoT
+answers), the run named by its folder (relative to DIR: ``pot/MODEL`` when DIR holds both modes);
+other prediction files are runs named by their file name without ``.json[.gz]``,
+``.evaluation`` or ``.inference``. The folder, not FinanceMath's "file name up to the first dot",
+names a model, so ``llama3.1-…`` and ``llama3.3-…`` stay two models.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ...cli.common import EXIT_OK, UsageError, command_meta, note_written, progress_for
+from ...mathqa.sandbox import IsolationUnavailable, default_jobs
+from ...pysolution.scoring import SolutionInputError, load_records
+from ...readers import Record
+from .goldcheck import check_gold
+from .report import divergence_text, document, gold_document, gold_text, table, write_pages
+from .scoring import Run, score_runs
+
+RUN_FILES = ("evaluation.json", "evaluation.json.gz", "inference.json", "inference.json.gz")
+SUFFIXES = (".json.gz", ".jsonl.gz", ".json", ".jsonl")
+
+
+def is_gold(records: list[Record]) -> bool:
+    """Whether the gold records are FinanceReasoning's (``python_solution`` beside ``source`` and ``context``)."""
+    for record in records:
+        value = record.value
+        if record.error is None and isinstance(value, dict):
+            return all(key in value for key in ("question_id", "python_solution", "ground_truth", "source", "context"))
+    return False
+
+
+def _file_name(path: Path) -> str:
+    name = path.name
+    for suffix in SUFFIXES:
+        if name.endswith(suffix):
+            name = name[:-len(suffix)]
+            break
+    for tail in (".evaluation", ".inference"):
+        if name.endswith(tail):
+            return name[:-len(tail)]
+    return name
+
+
+def _named(path: Path, base: Path | None) -> str:
+    if path.name in RUN_FILES:
+        folder = path.parent
+        if base is not None and folder != base:
+            return folder.relative_to(base).as_posix()
+        return folder.name
+    name = _file_name(path)
+    if base is not None and path.parent != base:
+        return f"{path.parent.relative_to(base).as_posix()}/{name}"
+    return name
+
+
+def prediction_files(entries: list[str]) -> list[tuple[str, str]]:
+    """(run name, file) for every prediction named; a folder's evaluation.json wins over its inference.json."""
+    found: list[tuple[str, str]] = []
+    for entry in entries:
+        path = Path(entry)
+        if entry == "-":
+            found.append(("-", entry))
+        elif path.is_dir():
+            chosen: dict[Path, Path] = {}
+            others: list[Path] = []
+            for child in sorted(path.rglob("*")):
+                if not child.is_file():
+                    continue
+                if child.name in RUN_FILES:
+                    best = chosen.get(child.parent)
+                    if best is None or RUN_FILES.index(child.name) < RUN_FILES.index(best.name):
+                        chosen[child.parent] = child
+                elif child.name.endswith(SUFFIXES):
+                    others.append(child)
+            files = sorted(list(chosen.values()) + others)
+            if not files:
+                raise UsageError(f"{entry}: no prediction files (MODEL/evaluation.json, MODEL/inference.json, "
+                                 "*.json, *.json.gz) in this directory")
+            found += [(_named(file, path), str(file)) for file in files]
+        elif not path.exists():
+            raise UsageError(f"{entry}: no such file or directory")
+        else:
+            found.append((_named(path, None), entry))
+    return found
+
+
+def run(args: argparse.Namespace, gold: list[Record]) -> int:
+    """Score ``--pred`` (or check the golds with ``--check-gold``) and print or write the outputs."""
+    jobs = args.jobs or 4 * default_jobs()
+    if getattr(args, "check_gold", False):
+        return _check(args, gold, jobs)
+    if not args.pred:
+        raise UsageError("--pred is required (or pass --check-gold)")
+    files = prediction_files(args.pred)
+    runs: list[Run] = []
+    seen: dict[str, str] = {}
+    for name, path in files:
+        try:
+            records = load_records(path)
+        except SolutionInputError as error:
+            raise UsageError(str(error)) from None
+        if name in seen:
+            raise UsageError(f"two prediction files name the same model {name!r}: {seen[name]} and {path}")
+        seen[name] = path
+        runs.append(Run(name, records))
+    progress = progress_for(args, None, "score-python")
+    timeout = args.timeout if args.timeout is not None else 10.0
+    try:
+        models, problems, isolation = score_runs(gold, runs, jobs=jobs, unsafe_no_isolation=args.unsafe_no_isolation,
+                                                 progress=progress.update, timeout=timeout)
+    except IsolationUnavailable as error:
+        raise UsageError(str(error)) from None
+    finally:
+        progress.close()
+    if isolation.startswith("none"):
+        print(f"score-python: WARNING: model code ran WITHOUT isolation ({isolation})", file=sys.stderr)
+    meta = command_meta(args, [args.gold, *(path for _, path in files)])
+    if args.out is not None:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        _write_json(out / "leaderboard.json", document(models, problems, isolation, meta, with_items=False))
+        with (out / "items.jsonl").open("w", encoding="utf-8") as handle:
+            for model in models:
+                for item in model.items + model.unknown:
+                    handle.write(json.dumps(item.record(with_code=True), ensure_ascii=False, allow_nan=False) + "\n")
+        (out / "leaderboard.txt").write_text(table(models, problems, isolation, by_source=True)
+                                             + divergence_text(models), encoding="utf-8")
+        write_pages(models, isolation, out)
+        note_written(out)
+    if args.json:
+        print(json.dumps(document(models, problems, isolation, meta), ensure_ascii=False, allow_nan=False))
+    else:
+        sys.stdout.write(table(models, problems, isolation, by_source=args.by_topic))
+        if args.divergences:
+            sys.stdout.write(divergence_text(models))
+    return EXIT_OK
+
+
+def _write_json(path: Path, doc: dict[str, Any]) -> None:
+    path.write_text(json.dumps(doc, ensure_ascii=False, allow_nan=False, indent=1) + "\n", encoding="utf-8")
+
+
+def _check(args: argparse.Namespace, gold: list[Record], jobs: int) -> int:
+    progress = progress_for(args, None, "score-python")
+    try:
+        checks, problems, isolation = check_gold(gold, jobs=jobs, unsafe_no_isolation=args.unsafe_no_isolation,
+                                                 progress=progress.update)
+    except IsolationUnavailable as error:
+        raise UsageError(str(error)) from None
+    finally:
+        progress.close()
+    meta = command_meta(args, [args.gold])
+    doc = gold_document(checks, problems, isolation, meta)
+    if args.out is not None:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        _write_json(out / "gold_check.json", doc)
+        (out / "gold_check.txt").write_text(gold_text(checks, problems, isolation), encoding="utf-8")
+        note_written(out)
+    if args.json:
+        print(json.dumps(doc, ensure_ascii=False, allow_nan=False))
+    else:
+        sys.stdout.write(gold_text(checks, problems, isolation))
+    return EXIT_OK
