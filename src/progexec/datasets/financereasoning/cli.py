@@ -22,7 +22,7 @@ from ...pysolution.scoring import SolutionInputError, load_records
 from ...readers import Record
 from .goldcheck import check_gold
 from .report import divergence_text, document, gold_document, gold_text, table, write_pages
-from .scoring import Run, score_runs
+from .scoring import Run, run_mode, score_runs
 
 RUN_FILES = ("evaluation.json", "evaluation.json.gz", "inference.json", "inference.json.gz")
 SUFFIXES = (".json.gz", ".jsonl.gz", ".json", ".jsonl")
@@ -101,15 +101,16 @@ def run(args: argparse.Namespace, gold: list[Record]) -> int:
         raise UsageError("--pred is required (or pass --check-gold)")
     files = prediction_files(args.pred)
     runs: list[Run] = []
-    seen: dict[str, str] = {}
+    seen: dict[tuple[str, str], str] = {}
     for name, path in files:
         try:
             records = load_records(path)
         except SolutionInputError as error:
             raise UsageError(str(error)) from None
-        if name in seen:
-            raise UsageError(f"two prediction files name the same model {name!r}: {seen[name]} and {path}")
-        seen[name] = path
+        key = (name, run_mode(records))
+        if key in seen:
+            raise UsageError(f"two prediction files name the same model {name!r} ({key[1]}): {seen[key]} and {path}")
+        seen[key] = path
         runs.append(Run(name, records))
     progress = progress_for(args, None, "score-python")
     timeout = args.timeout if args.timeout is not None else 10.0

@@ -110,7 +110,7 @@ def _page(title: str, body: str) -> str:
 
 
 def _model_file(model: ModelScore) -> str:
-    return page_name(model.name)
+    return page_name(f"{model.mode}-{model.name}")
 
 
 def index_page(models: Sequence[ModelScore], isolation: str) -> str:
