@@ -35,7 +35,8 @@ def program(mode: str, code: str, context: str = "") -> str:
         raise ValueError(f"unknown mode {mode!r}")
     source = _program_source().replace('MODE: str = "text"\nCODE: str = ""\nCONTEXT: str = ""\n',
                                        f"MODE: str = {mode!r}\nCODE: str = {code!r}\nCONTEXT: str = {context!r}\n", 1)
-    return source + "\nanswer = main()\n"
+    heavy = "\n# a CodeTAT-QA table: runs in a worker with pandas loaded\n" if context else "\n"
+    return source + heavy + "answer = main()\n"
 
 
 def budget(seconds: float = OFFICIAL_TIMEOUT_SECONDS) -> Budget:
