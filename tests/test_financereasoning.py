@@ -93,8 +93,6 @@ def hard_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any],
         replaced[record["question_id"]] = name
     (folder / "pot" / "hostile").mkdir()
     (folder / "pot" / "hostile" / "inference.json").write_text(json.dumps(records), encoding="utf-8")
-    pytest.MonkeyPatch().setattr("sys.argv", ["progexec"])
-    capture = pytest.CaptureFixture  # noqa: F841  (the CLI is run with capsys in the tests below)
     return {"folder": str(folder)}, replaced
 
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..dialects import get_dialect
+from ..datasets.financereasoning import rows as financereasoning
+from ..dialects import BUILTIN as BUILTIN_DIALECTS, get_dialect
 from ..corpus import CORPUS_NAMES, convfinqa_records, finqa_records
 from ..errors import InputError, ProgexecError
 from ..readers import read_records
@@ -42,13 +43,15 @@ INSTRUCTIONS = {
     (Policy.NUMERIC, "mathqa"): "Give the letter of the correct option on a line starting 'Answer:'.",
     (Policy.NUMERIC, "tatqa"): "Give the final answer on a line starting 'Answer:', with its scale when it has one "
                                "(thousand, million, billion or %), for example 'Answer: 1,496.5 million'.",
+    (Policy.NUMERIC, financereasoning.DIALECT): financereasoning.INSTRUCTION,
 }
 """The instruction by policy and dialect family (ConvFinQA is FinQA's; TAT-QA has no program, so its
 official policy takes its numeric instruction; helm takes numeric's)."""
 
 DATA_SOURCES = {"finqa": "progexec/finqa", "convfinqa": "progexec/convfinqa", "mathqa": "progexec/mathqa",
-                "tatqa": "progexec/tatqa"}
-ABILITY = {"finqa": "finance", "convfinqa": "finance", "mathqa": "math", "tatqa": "finance"}
+                "tatqa": "progexec/tatqa", financereasoning.DIALECT: "progexec/financereasoning"}
+ABILITY = {"finqa": "finance", "convfinqa": "finance", "mathqa": "math", "tatqa": "finance",
+           financereasoning.DIALECT: "finance"}
 GOLD_FIELDS = ("answer", "program", "table", "dialect", "options", "problem", "policy", "unit", "scale", "answer_type")
 VERL_EXTRA_KEYS = ("id", "split", "index", "question", "table", "program", "dialect", "options", "problem",
                    "policy", "unit", "scale", "answer_type")
@@ -98,9 +101,10 @@ def check_template(template: str) -> str:
 
 def prompt_text(example: Example, policy: Policy, template: str = DEFAULT_TEMPLATE) -> str:
     """The example's prompt by ``template`` (see the module docstring)."""
-    family = "mathqa" if get_dialect(example.dialect).option_letters else "finqa"  # the instruction family
     if (Policy.NUMERIC, example.dialect) in INSTRUCTIONS:  # a dataset with an instruction of its own (TAT-QA)
         family = example.dialect
+    else:
+        family = "mathqa" if get_dialect(example.dialect).option_letters else "finqa"  # the instruction family
     instruction = INSTRUCTIONS.get((policy, family), INSTRUCTIONS[(Policy.NUMERIC, family)])
     history = "".join(f"Earlier question: {asked}\nIts result: {answer}\n\n" for asked, answer in example.history)
     options = example.gold.get("options") or ""
@@ -212,10 +216,13 @@ def detect(value: Any) -> str | None:
         return "finqa"
     if "Problem" in value and "options" in value and "correct" in value:
         return "mathqa"
+    if financereasoning.is_record(value):
+        return financereasoning.DIALECT
     return None
 
 
-_READERS = {"finqa": _finqa, "convfinqa": _convfinqa, "mathqa": _mathqa, "tatqa": _tatqa}
+_READERS = {"finqa": _finqa, "convfinqa": _convfinqa, "mathqa": _mathqa, "tatqa": _tatqa,
+            financereasoning.DIALECT: financereasoning.examples}
 
 
 def file_examples(source: str) -> Iterator[Example]:
@@ -284,7 +291,7 @@ def make_row(example: Example, target: str, policy: Policy, template: str = DEFA
              table_units: bool = False) -> dict[str, Any]:
     """One row for ``target`` (see docs/reward-integrations.md for each shape)."""
     gold = {**example.gold, "policy": policy.value}
-    if table_units and not get_dialect(example.dialect).option_letters:
+    if table_units and example.dialect in BUILTIN_DIALECTS and not get_dialect(example.dialect).option_letters:
         unit = table_unit(gold.get("table"), example.pre_text, example.post_text)
         if unit is not None:
             gold["unit"] = unit

@@ -71,6 +71,7 @@ OWN_RULES: dict[str, str] = {
     "tatqa": "progexec.tatqa.reward:score_tatqa",
     "financemath": "progexec.pysolution.reward:score_python_solution_gold",
     "docmath": "progexec.pysolution.reward:score_python_solution_gold",
+    "financereasoning": "progexec.datasets.financereasoning.reward:score_financereasoning",
 }
 """Gold ``dialect`` -> ``module:function`` of the dataset's own rule, ``(completion, gold mapping, policy) ->
 RewardResult``: answers of these datasets are not programs of a program dialect (imported on first use)."""

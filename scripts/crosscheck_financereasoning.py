@@ -1,0 +1,196 @@
+"""Cross-check progexec's FinanceReasoning scoring against the official evaluation code, item by item.
+
+Usage: ``python scripts/crosscheck_financereasoning.py --checkout PATH [--level hard] [--jobs N]`` where PATH is
+a local checkout of BUPT-Reasoning-Lab/FinanceReasoning (b0fe645) with ``data/FinanceReasoning/*.json`` and
+``results/FinanceReasoning/LEVEL/{pot,cot}/MODEL/{inference,evaluation}.json``.
+
+1. The official functions run in a throwaway process, in a fresh temporary directory (``eval_pot`` executes
+   model code unguarded and ``normalize`` evaluates answer texts, so nothing else runs there): ``eval_pot``
+   on every PoT run's ``inference.json`` (10 s, the official ``timeout_duration``), ``eval_cot`` with the
+   recorded ``evaluation.json`` answers (no LLM), ``get_acc`` on every gold solution's value (each gold run
+   in its answer convention by this script's own runner) and on tests/data/financereasoning_answers.json.
+   Its imports for the LLM APIs, ``loguru``, ``tqdm`` and the config are stubbed (never used on these paths).
+2. progexec scores the same runs in its sandbox and checks the golds.
+3. Compared: every item's ``acc`` and ``execution_rate`` (progexec vs the rerun vs the published
+   ``evaluation.json``), every run's averages, every gold's verdict, every answer-table verdict; the official
+   loop's and progexec's solutions per second are printed.
+
+Exit 0 when everything agrees, 1 otherwise (each difference printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import types
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+LEVELS = ("easy", "medium", "hard")
+
+
+def import_official(checkout: Path) -> tuple[types.ModuleType, types.ModuleType]:
+    """The checkout's ``evaluation`` and ``utils.evaluation_utils`` modules, their API-only imports stubbed."""
+    import importlib
+    loguru = types.ModuleType("loguru")
+    setattr(loguru, "logger", types.SimpleNamespace(warning=lambda *a, **k: None, info=lambda *a, **k: None))
+    stubs = {"loguru": loguru, "tqdm": types.ModuleType("tqdm"), "utils.llm": types.ModuleType("utils.llm"),
+             "utils.config": types.ModuleType("utils.config")}
+    setattr(stubs["tqdm"], "tqdm", lambda iterable, **kwargs: iterable)
+    setattr(stubs["utils.llm"], "LLM", object)
+    setattr(stubs["utils.config"], "EvaluationConfig", object)
+    for name, module in stubs.items():
+        sys.modules.setdefault(name, module)
+    sys.path.insert(0, str(checkout))
+    for library in ("numpy", "scipy", "sympy", "pandas"):
+        try:
+            importlib.import_module(library)
+        except ImportError:
+            pass
+    utils = importlib.import_module("utils.evaluation_utils")
+    evaluation = importlib.import_module("evaluation")
+    return evaluation, utils
+
+
+def run_gold(code: str, context: str, pandas: Any) -> Any:
+    """A gold solution's value in its answer convention (this script's own runner, for the official get_acc)."""
+    import ast
+    tree = ast.parse(code)
+    namespace: dict[str, Any] = {}
+    if context:
+        namespace["df"] = pandas.DataFrame(json.loads(context))
+    if any(isinstance(node, ast.FunctionDef) and node.name == "solution" for node in tree.body):
+        exec(code, namespace)
+        return namespace["solution"]()
+    exec(compile(ast.Module(body=tree.body[:-1], type_ignores=[]), "<gold>", "exec"), namespace)
+    last = tree.body[-1]
+    if isinstance(last, ast.Expr):
+        return eval(compile(ast.Expression(last.value), "<gold>", "eval"), namespace)
+    exec(compile(ast.Module(body=[last], type_ignores=[]), "<gold>", "exec"), namespace)
+    if "answer" in namespace:
+        return namespace["answer"]
+    target = last.targets[-1] if isinstance(last, ast.Assign) else last.target  # type: ignore[attr-defined]
+    return eval(ast.unparse(target), namespace)
+
+
+def official_worker(checkout: Path, level: str, out: Path) -> None:
+    """In the throwaway process: the official functions on every run, gold and answer-table case."""
+    import pandas
+    evaluation, utils = import_official(checkout)
+    results: dict[str, Any] = {"runs": {}, "golds": {}, "answers": []}
+    base = checkout / "results" / "FinanceReasoning" / level
+    pot_seconds, pot_items = 0.0, 0
+    for mode in ("pot", "cot"):
+        for folder in sorted((base / mode).iterdir()):
+            inference = json.loads((folder / "inference.json").read_text(encoding="utf-8"))
+            if mode == "pot":
+                started = time.perf_counter()
+                data, statistics = evaluation.eval_pot(inference, 10)
+                pot_seconds += time.perf_counter() - started
+                pot_items += len(data)
+            else:
+                recorded = json.loads((folder / "evaluation.json").read_text(encoding="utf-8"))
+                data, statistics = evaluation.eval_cot(inference, None, recorded, False)
+            results["runs"][f"{mode}/{folder.name}"] = {
+                "statistics": {k: statistics[k] for k in ("avg_accuracy", "avg_execution_rate")},
+                "items": {r["question_id"]: [r["result"]["acc"], r["result"]["execution_rate"]] for r in data}}
+    results["pot_seconds"], results["pot_items"] = pot_seconds, pot_items
+    for name in LEVELS:
+        for gold in json.loads((checkout / "data" / "FinanceReasoning" / f"{name}.json").read_text(encoding="utf-8")):
+            context = gold["context"] if gold["source"].startswith("CodeTAT-QA") else ""
+            try:
+                value = run_gold(gold["python_solution"], context, pandas)
+                acc = utils.get_acc(value, gold["ground_truth"])
+            except Exception:
+                acc = 0
+            results["golds"][f"{name}/{gold['question_id']}"] = acc
+    for case in json.loads((ROOT / "tests" / "data" / "financereasoning_answers.json").read_text(encoding="utf-8")):
+        results["answers"].append(utils.get_acc(case["text"], case["gt"]))
+    out.write_text(json.dumps(results), encoding="utf-8")
+
+
+def run_official(checkout: Path, level: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="financereasoning-official-") as scratch:
+        out = Path(scratch) / "official.json"
+        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--official-worker", str(checkout), level,
+                        str(out)], cwd=scratch, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=True, timeout=7200)
+        results: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkout", type=Path, help="a local checkout of BUPT-Reasoning-Lab/FinanceReasoning")
+    parser.add_argument("--level", choices=LEVELS, default="hard")
+    parser.add_argument("--jobs", type=int, default=8)
+    parser.add_argument("--official-worker", nargs=3, metavar=("CHECKOUT", "LEVEL", "OUT"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.official_worker:
+        official_worker(Path(args.official_worker[0]), args.official_worker[1], Path(args.official_worker[2]))
+        return 0
+    if args.checkout is None:
+        parser.error("--checkout is required")
+    sys.path.insert(0, str(ROOT / "src"))
+    from progexec.datasets.financereasoning.goldcheck import check_gold
+    from progexec.datasets.financereasoning.scoring import Run, run_mode, score_runs
+    from progexec.pysolution.scoring import load_records
+    checkout: Path = args.checkout
+    official = run_official(checkout, args.level)
+    base = checkout / "results" / "FinanceReasoning" / args.level
+    runs = []
+    for mode in ("pot", "cot"):
+        for folder in sorted((base / mode).iterdir()):
+            records = load_records(folder / ("evaluation.json"))
+            assert run_mode(records) == mode, folder
+            runs.append(Run(f"{mode}/{folder.name}", records))
+    started = time.perf_counter()
+    models, _, _ = score_runs(load_records(checkout / "data" / "FinanceReasoning" / f"{args.level}.json"), runs,
+                              jobs=args.jobs)
+    seconds = time.perf_counter() - started
+    problems: list[str] = []
+    items = 0
+    for model in models:
+        theirs = official["runs"][model.name]
+        published = {r["question_id"]: (r["result"]["acc"], r["result"]["execution_rate"])
+                     for r in json.loads((base / model.name / "evaluation.json").read_text(encoding="utf-8"))}
+        for item in model.items:
+            items += 1
+            ours = (item.acc, item.execution_rate)
+            if ours != tuple(theirs["items"][item.id]) or ours != published[item.id]:
+                problems.append(f"{model.name} {item.id}: progexec {ours}, official rerun "
+                                f"{tuple(theirs['items'][item.id])}, published {published[item.id]}")
+        if (model.avg_accuracy, model.avg_execution_rate) != (theirs["statistics"]["avg_accuracy"],
+                                                              theirs["statistics"]["avg_execution_rate"]):
+            problems.append(f"{model.name}: averages {model.avg_accuracy}, {model.avg_execution_rate} vs "
+                            f"{theirs['statistics']}")
+    golds = 0
+    for level in LEVELS:
+        checks, _, _ = check_gold(load_records(checkout / "data" / "FinanceReasoning" / f"{level}.json"), jobs=args.jobs)
+        for check in checks:
+            golds += 1
+            if check.acc != official["golds"][f"{level}/{check.question.id}"]:
+                problems.append(f"gold {level}/{check.question.id}: progexec {check.acc}, official "
+                                f"{official['golds'][f'{level}/{check.question.id}']}")
+    cases = json.loads((ROOT / "tests" / "data" / "financereasoning_answers.json").read_text(encoding="utf-8"))
+    for case, acc in zip(cases, official["answers"]):
+        if case["acc"] != acc:
+            problems.append(f"answer table {case['text']!r} vs {case['gt']!r}: table {case['acc']}, official {acc}")
+    pot_items = sum(len(m.items) for m in models if m.mode == "pot")
+    print(f"{len(models)} runs, {items} items, {golds} golds, {len(cases)} answer cases compared; "
+          f"{len(problems)} difference(s)")
+    print(f"official eval_pot: {official['pot_items']} solutions in {official['pot_seconds']:.1f} s "
+          f"({official['pot_items'] / max(official['pot_seconds'], 1e-9):.1f}/s); progexec (pot and cot runs "
+          f"together): {pot_items} solutions in {seconds:.1f} s ({pot_items / seconds:.1f}/s)")
+    for problem in problems:
+        print(problem)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
