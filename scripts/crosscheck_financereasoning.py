@@ -80,7 +80,8 @@ def run_gold(code: str, context: str, pandas: Any) -> Any:
 
 def official_worker(checkout: Path, level: str, out: Path) -> None:
     """In the throwaway process: the official functions on every run, gold and answer-table case."""
-    import pandas
+    import importlib
+    pandas = importlib.import_module("pandas")
     evaluation, utils = import_official(checkout)
     results: dict[str, Any] = {"runs": {}, "golds": {}, "answers": []}
     base = checkout / "results" / "FinanceReasoning" / level

@@ -237,14 +237,14 @@ def _normalized(text: str) -> dict[str, Any]:
     try:
         value = normalize(text)
     except BaseException as error:  # normalize's rewriting raised: get_acc's try makes it wrong
-        out = {"k": "raises", "why": f"{type(error).__name__}"[:60], "c": "error", "t": ""}
+        out: dict[str, Any] = {"k": "raises", "why": f"{type(error).__name__}"[:60], "c": "error", "t": ""}
         out["stage"] = STAGE["value"]
         if not isinstance(error, Exception):
             out["aborts"] = True
         return out
-    out = describe(value, False)
-    out["stage"] = STAGE["value"]
-    return out
+    described = describe(value, False)
+    described["stage"] = STAGE["value"]
+    return described
 
 
 def _gold_value(code: str, context: str) -> tuple[Any, str]:

@@ -272,7 +272,8 @@ def score_runs(gold_records: Sequence[Record], runs: Sequence[Run], *, jobs: int
         normalized = dict(zip(ordered, sandbox.run(pool, [("text", text, "") for text in ordered])))
     models = []
     for run, mode, pending, bad in parsed:
-        items, unknown = [], []
+        items: list[Item] = []
+        unknown: list[Item] = []
         for p in pending:
             question = questions.get(p.id) if p.id is not None else None
             item = _judge(run.name, mode, p, question, ran, normalized, bound)
