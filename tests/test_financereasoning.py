@@ -161,7 +161,9 @@ def test_answer_quirks_match_the_official_verdicts(tmp_path: Path, capsys: pytes
     for name, records in (("cot", cot), ("pot", pot)):
         (tmp_path / "runs" / name).mkdir(parents=True)
         (tmp_path / "runs" / name / "evaluation.json").write_text(json.dumps(records), encoding="utf-8")
-    document = _run(["--gold", str(tmp_path / "gold.json"), "--pred", str(tmp_path / "runs")], capsys)
+    document = _run(["--gold", str(tmp_path / "gold.json"), "--pred", str(tmp_path / "runs"),
+                     "--out", str(tmp_path / "board")], capsys)
+    _check_outputs(tmp_path / "board", len(ANSWERS))
     for mode in ("cot", "pot"):
         items = _items(document, mode, mode)
         for number, case in enumerate(ANSWERS):
@@ -175,6 +177,21 @@ def test_answer_quirks_match_the_official_verdicts(tmp_path: Path, capsys: pytes
             assert item["eval_text"] == (case["text"] != "1.0000" and case["text"] not in ("26.923", "27.05",
                                                                                             "40.28", "-40.264",
                                                                                             "40264", "12.345"))
+
+
+def _check_outputs(board: Path, n: int) -> None:
+    """The classes and eval_text flags are in items.jsonl, leaderboard.json, the text report and the HTML."""
+    items = [json.loads(line) for line in (board / "items.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(items) == 2 * n
+    assert all("divergence" in item and "eval_text" in item for item in items)
+    summary = json.loads((board / "leaderboard.json").read_text(encoding="utf-8"))
+    assert {model["model"] for model in summary["models"]} == {"cot", "pot"}
+    assert summary["divergences"]["totals"]["eval_text"] > 0
+    text = (board / "leaderboard.txt").read_text(encoding="utf-8")
+    assert "official-correct answers the strict rule rejects" in text and "eval_text" in text
+    index = (board / "index.html").read_text(encoding="utf-8")
+    assert all(name in index for name in ("eval_text", "text_normalized", "first_element", "within_0.2_percent"))
+    assert (board / "model-pot-pot.html").exists() and (board / "model-cot-cot.html").exists()
 
 
 def test_values_a_solution_returns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
