@@ -204,6 +204,8 @@ def test_values_a_solution_returns(tmp_path: Path, capsys: pytest.CaptureFixture
         ("float('nan')", 5, 0, 0, None), ("float('inf')", 5, 0, 0, None), ("None", 0, 0, 0, None),
         ("{}", 0, 0, 0, None), ("Decimal('27.05')", 27, 1, 1, None), ("Fraction(1, 3)", 0.3334, 1, 0,
                                                                         "within_0.2_percent"),
+        ("' ' * 1500 + '5'", 5, 1, 1, None), ("'x' * 1500", 5, 0, 0, None), ("' ' * 1500 + '2**3'", 8, 1, 0,
+                                                                              "eval_text"),
         ("26.923", 27, 0, 1, None), ("'40.264'", 40.264, 1, 1, None), ("1+0j", True, 1, 0, "bool_as_number"),
     ]
     gold = [{"question_id": f"v{n}", "python_solution": "answer = 0", "ground_truth": gt, "source": "x",

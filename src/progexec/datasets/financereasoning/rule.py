@@ -82,7 +82,7 @@ def gold_unit(gt: int | float) -> Fraction:
 
 
 def _strict_number(prediction: Value) -> Fraction | None:
-    if prediction.kind == "text" and prediction.text is not None:
+    if prediction.category == "str" and prediction.text is not None:  # a text (a long one: its numeral)
         if not STRICT_NUMERAL.fullmatch(prediction.text):
             return None
         return Fraction(Decimal(prediction.text.strip()))

@@ -220,17 +220,20 @@ def describe(value: Any, text_is_text: bool, first: bool = False) -> dict[str, A
     return out
 
 
-def _checks(value: Any, out: dict[str, Any]) -> None:
-    """Whether the official result queue (pickle) and ``str(executed_result)`` accept the value."""
+def _delivered(value: Any) -> tuple[Any, dict[str, Any]]:
+    """What the official parent receives: the value through ``pickle`` (its result queue), or why nothing
+    arrives; and whether ``str()`` of it (the official ``executed_result``) raises."""
+    flags: dict[str, Any] = {}
     try:
-        pickle.loads(pickle.dumps(value))
+        value = pickle.loads(pickle.dumps(value))
     except BaseException as error:
-        out["unpicklable"] = f"{type(error).__name__}"[:60]
-        return
+        flags["unpicklable"] = f"{type(error).__name__}"[:60]
+        return value, flags
     try:
         str(value)
     except BaseException as error:
-        out["str_fails"] = f"{type(error).__name__}: {error}"[:200]
+        flags["str_fails"] = f"{type(error).__name__}: {error}"[:200]
+    return value, flags
 
 
 def _normalized(text: str) -> dict[str, Any]:
@@ -295,19 +298,21 @@ def main() -> int:
     if MODE == "gold":
         value, convention = _gold_value(CODE, CONTEXT)
         out = describe(value, True)
-        out["convention"] = convention
         if isinstance(value, str):
-            out = {"k": "other", "c": "str", "t": "str", "convention": convention, "normalized": _normalized(value)}
-        _checks(value, out)
+            out = {"k": "other", "c": "str", "t": "str", "normalized": _normalized(value)}
+        out["convention"] = convention
         return _encode(out)
     namespace: dict[str, Any] = {"print": _no_print}
     exec(CODE, namespace)
-    value = namespace["solution"]()
+    value, flags = _delivered(namespace["solution"]())
     out = describe(value, True)
-    _checks(value, out)
-    if isinstance(value, str) and (out.get("long") or _too_big(out)):
+    if isinstance(value, str) and not flags and (out.get("long") or _too_big(out)):
+        # too long to cross the channel: normalized here, in the solution's own child (documented)
         out = {"k": "other", "c": "str", "t": "str", "long": True, "normalized": _normalized(value)}
-        _checks(value, out)  # too long to cross the channel: normalized here (documented)
+        numeral = value.strip(" \t\r\n")
+        if len(numeral) <= 200 and re.fullmatch(r"[-+]?[0-9]+(?:\.[0-9]+)?", numeral):
+            out["numeral"] = numeral  # what the strict rule reads of it
+    out.update(flags)
     return _encode(out)
 
 

@@ -130,7 +130,7 @@ def from_mapping(raw: Any, depth: int = 0) -> Value:
             parts = (float.fromhex(str(raw.get("re"))), float.fromhex(str(raw.get("im"))))
         except (ValueError, OverflowError):
             raise BadDescription("a complex without its parts") from None
-    text = _text(raw.get("v")) if kind == "text" else sign
+    text = _text(raw.get("v")) if kind == "text" else _text(raw.get("numeral"), 200) if kind == "other" else sign
     if kind == "text" and text is None:
         raise BadDescription("a text without its characters")
     normalized = from_mapping(raw["normalized"], depth + 1) if "normalized" in raw else None
