@@ -252,3 +252,14 @@ def test_check_gold_counts_by_source(capsys: pytest.CaptureFixture[str]) -> None
     assert totals == {"CodeFinQA": 795, "CodeTAT-QA": 288, "FinCode": 47, "FinanceMath": 200, "FinanceReasoning": 908}
     assert failing == 94
     assert len(key_errors) == 3
+
+
+def test_unusable_input_is_a_usage_error(tmp_path: Path) -> None:
+    gold = [{"question_id": 5, "python_solution": "answer = 1", "ground_truth": 1, "source": "x", "context": ""}]
+    (tmp_path / "gold.json").write_text(json.dumps(gold), encoding="utf-8")
+    (tmp_path / "run.json").write_text("[]", encoding="utf-8")
+    assert main(["score-python", "--gold", str(tmp_path / "gold.json"), "--pred", str(tmp_path / "run.json")]) == 2
+    good = [{**gold[0], "question_id": "a"}]
+    (tmp_path / "good.json").write_text(json.dumps(good), encoding="utf-8")
+    assert main(["score-python", "--gold", str(tmp_path / "good.json")]) == 2            # neither --pred nor --check-gold
+    assert main(["score-python", "--gold", str(tmp_path / "good.json"), "--pred", str(tmp_path / "none")]) == 2

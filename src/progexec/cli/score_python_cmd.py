@@ -38,8 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "MathQA-Python items ({id, answer}); JSON list, JSON Lines, gzip or -")
     parser.add_argument("--pred", nargs="+", metavar="DIR_OR_FILE",
                         help="prediction files in the official shape, or directories of them (*.json, *.jsonl, "
-                             "*.json.gz); the model name is the file name up to its first dot. MathQA-Python: one "
-                             "file of {id, code}")
+                             "*.json.gz); the model name is the file name up to its first dot. FinanceReasoning: "
+                             "MODEL/evaluation.json or MODEL/inference.json, named by the folder. MathQA-Python: "
+                             "one file of {id, code}")
     parser.add_argument("--check-gold", action="store_true",
                         help="FinanceReasoning: run every gold python_solution in the sandbox and judge it against "
                              "its own ground_truth by the official rule (no --pred)")

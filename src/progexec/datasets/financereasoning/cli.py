@@ -22,7 +22,7 @@ from ...pysolution.scoring import SolutionInputError, load_records
 from ...readers import Record
 from .goldcheck import check_gold
 from .report import divergence_text, document, gold_document, gold_text, table, write_pages
-from .scoring import Run, run_mode, score_runs
+from .scoring import Run, gold_questions, run_mode, score_runs
 
 RUN_FILES = ("evaluation.json", "evaluation.json.gz", "inference.json", "inference.json.gz")
 SUFFIXES = (".json.gz", ".jsonl.gz", ".json", ".jsonl")
@@ -95,6 +95,10 @@ def prediction_files(entries: list[str]) -> list[tuple[str, str]]:
 def run(args: argparse.Namespace, gold: list[Record]) -> int:
     """Score ``--pred`` (or check the golds with ``--check-gold``) and print or write the outputs."""
     jobs = args.jobs or 4 * default_jobs()
+    questions, problems = gold_questions(gold)
+    if not questions:
+        raise UsageError(f"{args.gold}: no usable FinanceReasoning gold question (each needs a 'question_id'); "
+                         + "; ".join(problems[:3]))
     if getattr(args, "check_gold", False):
         return _check(args, gold, jobs)
     if not args.pred:
