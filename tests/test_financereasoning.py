@@ -111,12 +111,12 @@ def hard_document(hard_runs: tuple[dict[str, Any], dict[str, str]]) -> dict[str,
 @pytest.mark.parametrize(("mode", "model"), [(mode, model) for mode, models in PUBLISHED.items() for model in models])
 def test_published_runs_are_reproduced_item_for_item(hard_document: dict[str, Any], mode: str, model: str) -> None:
     published = _load(DATA / "results" / "hard" / mode / f"{model}.evaluation.json.gz")
-    items = _items(hard_document, f"{mode}/{model}", mode)
+    items = _items(hard_document, model, mode)     # named by the folder; the mode tells PoT from CoT
     assert len(items) == len(published) == 238
     for record in published:
         item = items[record["question_id"]]
         assert (item["acc"], item["execution_rate"]) == (record["result"]["acc"], record["result"]["execution_rate"])
-    summary = next(m for m in hard_document["models"] if m["model"] == f"{mode}/{model}" and m["mode"] == mode)
+    summary = next(m for m in hard_document["models"] if m["model"] == model and m["mode"] == mode)
     n = len(published)
     assert summary["avg_accuracy"] == round(sum(r["result"]["acc"] for r in published) / n * 100, 2)
     assert summary["avg_execution_rate"] == round(sum(r["result"]["execution_rate"] for r in published) / n * 100, 2)
@@ -129,7 +129,7 @@ def test_hostile_solutions_are_held(hard_document: dict[str, Any],
     assert len(replaced) == len(HOSTILE) == 18
     published = {r["question_id"]: r["result"]
                  for r in _load(DATA / "results" / "hard" / "pot" / "gpt-4o-2024-11-20.evaluation.json.gz")}
-    items = _items(hard_document, "pot/hostile", "pot")
+    items = _items(hard_document, "hostile", "pot")
     assert len(items) == 238
     for question, item in items.items():
         if question in replaced:
@@ -230,9 +230,17 @@ def test_models_are_named_by_their_folder(tmp_path: Path, capsys: pytest.Capture
         (tmp_path / "runs" / model).mkdir(parents=True)
         (tmp_path / "runs" / model / "inference.json").write_text(
             json.dumps([{"question_id": "a", "output": "def solution():\n    return 1"}]), encoding="utf-8")
+    (tmp_path / "runs" / "raw_pot_outputs").mkdir()
+    (tmp_path / "runs" / "raw_pot_outputs" / "other.json").write_text("not JSON", encoding="utf-8")  # not a run
     document = _run(["--gold", str(tmp_path / "gold.json"), "--pred", str(tmp_path / "runs")], capsys)
     assert sorted(model["model"] for model in document["models"]) == ["llama3.1-405b-instruct",
                                                                       "llama3.3-70b-instruct"]
+    for level in ("easy", "hard"):   # one model, one mode, twice: named by their paths
+        (tmp_path / "levels" / level / "m").mkdir(parents=True)
+        (tmp_path / "levels" / level / "m" / "evaluation.json").write_text(
+            json.dumps([{"question_id": "a", "output": "def solution():\n    return 1"}]), encoding="utf-8")
+    document = _run(["--gold", str(tmp_path / "gold.json"), "--pred", str(tmp_path / "levels")], capsys)
+    assert sorted(model["model"] for model in document["models"]) == ["easy/m", "hard/m"]
 
 
 # ---------------------------------------------------------------- the golds

@@ -2,9 +2,10 @@
 
 Prediction layout (the repository's): ``--pred DIR`` is searched for ``MODEL/evaluation.json`` or
 ``MODEL/inference.json`` (gzip too; ``evaluation.json`` preferred, it carries the recorded CoT
-answers), the run named by its folder (relative to DIR: ``pot/MODEL`` when DIR holds both modes);
-other prediction files are runs named by their file name without ``.json[.gz]``,
-``.evaluation`` or ``.inference``. The folder, not FinanceMath's "file name up to the first dot",
+answers), the run named by its folder (its path under DIR when two runs of one mode share a name);
+other JSON files beside them (the repository's ``raw_*_outputs``, ``results``) are not runs. A
+directory without such folders, and a file named on its own, is a run named by its file name
+without ``.json[.gz]``, ``.evaluation`` or ``.inference``. The folder, not FinanceMath's "file name up to the first dot",
 names a model, so ``llama3.1-…`` and ``llama3.3-…`` stay two models.
 """
 
@@ -49,25 +50,25 @@ def _file_name(path: Path) -> str:
     return name
 
 
-def _named(path: Path, base: Path | None) -> str:
+def _named(path: Path, base: Path | None) -> tuple[str, str]:
+    """A run's name (its folder, or its file name) and its longer name (its path under ``base``)."""
+    short = path.parent.name if path.name in RUN_FILES else _file_name(path)
+    if base is None:
+        return short, short
+    relative = path.parent.relative_to(base).as_posix() if path.parent != base else ""
     if path.name in RUN_FILES:
-        folder = path.parent
-        if base is not None and folder != base:
-            return folder.relative_to(base).as_posix()
-        return folder.name
-    name = _file_name(path)
-    if base is not None and path.parent != base:
-        return f"{path.parent.relative_to(base).as_posix()}/{name}"
-    return name
+        return short, relative or short
+    return short, f"{relative}/{short}" if relative else short
 
 
-def prediction_files(entries: list[str]) -> list[tuple[str, str]]:
-    """(run name, file) for every prediction named; a folder's evaluation.json wins over its inference.json."""
-    found: list[tuple[str, str]] = []
+def prediction_files(entries: list[str]) -> list[tuple[str, str, str]]:
+    """(run name, longer name, file) for every prediction named; a folder's evaluation.json wins over its
+    inference.json."""
+    found: list[tuple[str, str, str]] = []
     for entry in entries:
         path = Path(entry)
         if entry == "-":
-            found.append(("-", entry))
+            found.append(("-", "-", entry))
         elif path.is_dir():
             chosen: dict[Path, Path] = {}
             others: list[Path] = []
@@ -80,15 +81,15 @@ def prediction_files(entries: list[str]) -> list[tuple[str, str]]:
                         chosen[child.parent] = child
                 elif child.name.endswith(SUFFIXES):
                     others.append(child)
-            files = sorted(list(chosen.values()) + others)
+            files = sorted(chosen.values()) if chosen else sorted(others)  # the layout's folders, when there are any
             if not files:
                 raise UsageError(f"{entry}: no prediction files (MODEL/evaluation.json, MODEL/inference.json, "
                                  "*.json, *.json.gz) in this directory")
-            found += [(_named(file, path), str(file)) for file in files]
+            found += [(*_named(file, path), str(file)) for file in files]
         elif not path.exists():
             raise UsageError(f"{entry}: no such file or directory")
         else:
-            found.append((_named(path, None), entry))
+            found.append((*_named(path, None), entry))
     return found
 
 
@@ -104,18 +105,24 @@ def run(args: argparse.Namespace, gold: list[Record]) -> int:
     if not args.pred:
         raise UsageError("--pred is required (or pass --check-gold)")
     files = prediction_files(args.pred)
-    runs: list[Run] = []
-    seen: dict[tuple[str, str], str] = {}
-    for name, path in files:
+    loaded = []
+    for name, longer, path in files:
         try:
             records = load_records(path)
         except SolutionInputError as error:
             raise UsageError(str(error)) from None
-        key = (name, run_mode(records))
-        if key in seen:
-            raise UsageError(f"two prediction files name the same model {name!r} ({key[1]}): {seen[key]} and {path}")
-        seen[key] = path
-        runs.append(Run(name, records))
+        loaded.append((name, longer, path, run_mode(records), records))
+    shared = {(name, mode) for name, _, _, mode, _ in loaded
+              if sum(1 for other, _, _, again, _ in loaded if (other, again) == (name, mode)) > 1}
+    runs: list[Run] = []
+    seen: dict[tuple[str, str], str] = {}
+    for name, longer, path, mode, records in loaded:
+        chosen = longer if (name, mode) in shared else name  # a model is named by its folder unless two share it
+        if (chosen, mode) in seen:
+            raise UsageError(f"two prediction files name the same model {chosen!r} ({mode}): {seen[(chosen, mode)]} "
+                             f"and {path}")
+        seen[(chosen, mode)] = path
+        runs.append(Run(chosen, records))
     progress = progress_for(args, None, "score-python")
     timeout = args.timeout if args.timeout is not None else 10.0
     try:
@@ -127,7 +134,7 @@ def run(args: argparse.Namespace, gold: list[Record]) -> int:
         progress.close()
     if isolation.startswith("none"):
         print(f"score-python: WARNING: model code ran WITHOUT isolation ({isolation})", file=sys.stderr)
-    meta = command_meta(args, [args.gold, *(path for _, path in files)])
+    meta = command_meta(args, [args.gold, *(path for _, _, path in files)])
     if args.out is not None:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
