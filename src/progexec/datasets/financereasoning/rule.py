@@ -111,8 +111,8 @@ def divergence(prediction: Value, judged: Value, gt: object) -> str:
     """Why the official rule accepted ``prediction`` (``judged`` after normalize and unwrapping) where strict
     does not: the first class of :data:`DIVERGENCE_CLASSES` that applies."""
     if prediction.kind == "text" or prediction.normalized is not None:
-        if prediction.text is not None and PLAIN_NUMERAL.fullmatch(prediction.text):
-            return "within_0.2_percent"
+        if prediction.text is not None and STRICT_NUMERAL.fullmatch(prediction.text):
+            return "within_0.2_percent"  # a numeral strict reads: only the precision differs
         return "eval_text" if judged.stage == "eval" else "text_normalized"
     if judged.first:
         return "first_element"
