@@ -22,6 +22,8 @@ OFFICIAL_TIMEOUT_SECONDS = 10.0
 """``evaluation.timeout_duration`` of the official config/config.yaml."""
 
 MODES = ("pot", "text", "gold")
+CONSTANTS = 'MODE: str = "text"\nCODE: str = ""\nCONTEXT: str = ""\n'
+"""The constant lines of :mod:`.sandbox_program` that each request replaces with its own."""
 
 
 @lru_cache(maxsize=1)
@@ -33,8 +35,11 @@ def program(mode: str, code: str, context: str = "") -> str:
     """The sandbox program for one item: the constants, then :mod:`.sandbox_program`, then its call."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}")
-    source = _program_source().replace('MODE: str = "text"\nCODE: str = ""\nCONTEXT: str = ""\n',
-                                       f"MODE: str = {mode!r}\nCODE: str = {code!r}\nCONTEXT: str = {context!r}\n", 1)
+    source = _program_source()
+    if CONSTANTS not in source:
+        raise RuntimeError("sandbox_program.py lost its constant lines")
+    constants = f"MODE: str = {mode!r}\nCODE: str = {code!r}\nCONTEXT: str = {context!r}\n"
+    source = source.replace(CONSTANTS, constants, 1)
     heavy = "\n# a CodeTAT-QA table: runs in a worker with pandas loaded\n" if context else "\n"
     return source + heavy + "answer = main()\n"
 

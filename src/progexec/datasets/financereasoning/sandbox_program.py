@@ -1,7 +1,8 @@
 """The program run inside the sandbox for FinanceReasoning: a solution, a gold or an answer text, described.
 
-Its source is sent as the code of a pool request (entry ``answer``) after three constant lines
-(``MODE``, ``CODE``, ``CONTEXT``) set by :mod:`.sandbox`; it imports nothing from progexec.
+Its source is sent as the code of a pool request (entry ``answer``), its three constants (``MODE``,
+``CODE``, ``CONTEXT``) replaced by :mod:`.sandbox`, and a last line ``answer = main()``; it imports
+nothing from progexec.
 ``MODE`` is ``pot`` (a model's code, run as the official ``run_code_in_process`` runs it: ``exec``
 in ``{"print": no-op}``, then ``solution()``), ``text`` (one answer text through the official
 ``normalize``, whose ``eval`` thus runs here and nowhere else) or ``gold`` (a gold
@@ -128,8 +129,8 @@ def _site_exit(*args: Any) -> None:
 
 
 OFFICIAL_GLOBALS: dict[str, Any] = {
-    "exit": _site_exit, "quit": _site_exit, "re": re, "within_eps": within_eps, "is_number": is_number, "is_scientific_number": is_scientific_number,
-    "contain_num_and_str": contain_num_and_str, "normalize": normalize, "get_acc": get_acc}
+    "exit": _site_exit, "quit": _site_exit, "re": re, "within_eps": within_eps, "is_number": is_number,
+    "is_scientific_number": is_scientific_number, "contain_num_and_str": contain_num_and_str, "normalize": normalize, "get_acc": get_acc}
 """What the official module's ``eval`` sees (no ``math``: the official module does not import it)."""
 
 
