@@ -271,3 +271,7 @@ def test_unusable_input_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "good.json").write_text(json.dumps(good), encoding="utf-8")
     assert main(["score-python", "--gold", str(tmp_path / "good.json")]) == 2            # neither --pred nor --check-gold
     assert main(["score-python", "--gold", str(tmp_path / "good.json"), "--pred", str(tmp_path / "none")]) == 2
+    (tmp_path / "cot" / "m").mkdir(parents=True)   # a CoT inference.json: its answers need the official LLM
+    (tmp_path / "cot" / "m" / "inference.json").write_text(json.dumps([{"question_id": "a", "output": "It is 1."}]),
+                                                          encoding="utf-8")
+    assert main(["score-python", "--gold", str(tmp_path / "good.json"), "--pred", str(tmp_path / "cot")]) == 2

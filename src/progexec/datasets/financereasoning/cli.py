@@ -111,7 +111,11 @@ def run(args: argparse.Namespace, gold: list[Record]) -> int:
             records = load_records(path)
         except SolutionInputError as error:
             raise UsageError(str(error)) from None
-        loaded.append((name, longer, path, run_mode(records), records))
+        mode = run_mode(records)
+        if mode == "pot" and "cot" in Path(path).parts[:-1]:
+            raise UsageError(f"{path}: a chain-of-thought run without recorded answers (result.extracted_answer); "
+                             "the official evaluation extracts them with an LLM: pass its evaluation.json")
+        loaded.append((name, longer, path, mode, records))
     shared = {(name, mode) for name, _, _, mode, _ in loaded
               if sum(1 for other, _, _, again, _ in loaded if (other, again) == (name, mode)) > 1}
     runs: list[Run] = []
