@@ -247,19 +247,29 @@ def test_models_are_named_by_their_folder(tmp_path: Path, capsys: pytest.Capture
 
 def test_check_gold_counts_by_source(capsys: pytest.CaptureFixture[str]) -> None:
     totals: dict[str, int] = {}
+    conventions: dict[str, int] = {}
     failing = 0
-    key_errors = []
+    golds: dict[str, dict[str, Any]] = {}
     for level in ("easy", "medium", "hard"):
         document = _run(["--gold", str(DATA / f"{level}.json.gz"), "--check-gold"], capsys)
         for source, row in document["by_source"].items():
             totals[source] = totals.get(source, 0) + row["n"]
+        for name, count in document["by_convention"].items():
+            conventions[name] = conventions.get(name, 0) + count
         failing += document["failing"]
-        key_errors += [g["question_id"] for g in document["golds"]
-                       if g["source"] == "CodeTAT-QA" and (g["message"] or "").startswith("KeyError")]
+        golds.update({gold["question_id"]: gold for gold in document["golds"]})
     # the issue's figures: the BizBench sets, FinanceMath's validation set and 908 new questions; 94 fail
     assert totals == {"CodeFinQA": 795, "CodeTAT-QA": 288, "FinCode": 47, "FinanceMath": 200, "FinanceReasoning": 908}
     assert failing == 94
-    assert len(key_errors) == 3
+    key_errors = sorted(q for q, g in golds.items() if g["source"] == "CodeTAT-QA" and g["status"] != "ok")
+    assert key_errors == ["test-1151", "test-1515", "test-265"]
+    assert all(golds[q]["message"].startswith("KeyError") for q in key_errors)
+    assert (golds["test-281"]["acc"], golds["test-281"]["ground_truth"]) == (0, 27)        # 26.923..., unrounded
+    assert (golds["test-54"]["value"], golds["test-54"]["acc"]) == ("40264", 0)           # thousands, not millions
+    assert golds["test-660"]["message"].startswith("TypeError")                           # 13,981.9 is a tuple
+    assert golds["test-422"]["convention"] == "last_assignment" and golds["test-422"]["acc"] == 1
+    # 1,108 solution() and 1,058 answer variables as the issue counts them (4 of the latter fail to run)
+    assert conventions["solution"] == 1108 and conventions["answer"] + conventions["(did not run)"] == 1058
 
 
 def test_unusable_input_is_a_usage_error(tmp_path: Path) -> None:
