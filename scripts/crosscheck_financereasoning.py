@@ -8,7 +8,8 @@ a local checkout of BUPT-Reasoning-Lab/FinanceReasoning (b0fe645) with ``data/Fi
    model code unguarded and ``normalize`` evaluates answer texts, so nothing else runs there): ``eval_pot``
    on every PoT run's ``inference.json`` (10 s, the official ``timeout_duration``), ``eval_cot`` with the
    recorded ``evaluation.json`` answers (no LLM), ``get_acc`` on every gold solution's value (each gold run
-   in its answer convention by this script's own runner) and on tests/data/financereasoning_answers.json.
+   in its answer convention by this script's own runner) and on tests/data/financereasoning_answers.json;
+   and, in this process (numbers only, nothing evaluated), ``get_acc`` on generated (value, gold) pairs.
    Its imports for the LLM APIs, ``loguru``, ``tqdm`` and the config are stubbed (never used on these paths).
 2. progexec scores the same runs in its sandbox and checks the golds.
 3. Compared: every item's ``acc`` and ``execution_rate`` (progexec vs the rerun vs the published
@@ -125,11 +126,47 @@ def run_official(checkout: Path, level: str) -> dict[str, Any]:
     return results
 
 
+def generated_pairs(checkout: Path, count: int) -> list[str]:
+    """The official ``get_acc`` on generated (value, gold) pairs of numbers, bools, lists and special values
+    (no text: nothing is evaluated) against progexec's rule on the value's description."""
+    import random
+    from decimal import Decimal
+    from fractions import Fraction
+
+    import numpy as np
+
+    from progexec.datasets.financereasoning import sandbox_program
+    from progexec.datasets.financereasoning.rule import official_acc
+    from progexec.datasets.financereasoning.values import from_mapping
+    _, utils = import_official(checkout)
+    rng = random.Random(20250601)
+    golds: list[Any] = [0, 1, -1, 27, 40.264, -12.345, 0.5, 1e-7, 1e12, True, False, 3, 1152, 0.0]
+    problems = []
+    for _ in range(count):
+        gt = rng.choice(golds) if rng.random() < 0.5 else rng.choice([rng.uniform(-1e4, 1e4), rng.randint(-10**6, 10**6)])
+        eps = abs(gt) * 0.002
+        base = rng.choice([gt - eps, gt + eps, gt, gt * 1.002, gt * 0.998, gt + 1, -gt])
+        nudged = float(base) * (1 + rng.choice([0, 1e-15, -1e-15, 1e-12, -1e-12]))
+        value: Any = rng.choice([nudged, int(nudged) if abs(nudged) < 1e18 else 0, float("nan"), float("inf"),
+                                 -float("inf"), True, False, None, [nudged, 5], (), [], 10 ** 400,
+                                 Decimal(repr(nudged)), Fraction(nudged), np.float64(nudged), np.int64(int(nudged) % 10**9),
+                                 np.array([nudged]), np.array([nudged, 1.0]), np.bool_(rng.random() < 0.5),
+                                 complex(nudged, 0), {"a": 1}])
+        if isinstance(value, np.ndarray) and isinstance(gt, bool):
+            continue  # int(array == gt): 1 under the official numpy 2.0.1, an error under newer numpy (documented)
+        expected = utils.get_acc(value, gt)
+        ours = official_acc(from_mapping(sandbox_program.describe(value, True)), gt)
+        if expected != ours:
+            problems.append(f"generated pair {value!r:.60} vs {gt!r}: official {expected}, progexec {ours}")
+    return problems
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checkout", type=Path, help="a local checkout of BUPT-Reasoning-Lab/FinanceReasoning")
     parser.add_argument("--level", choices=LEVELS, default="hard")
     parser.add_argument("--jobs", type=int, default=8)
+    parser.add_argument("--pairs", type=int, default=200_000, help="generated (value, gold) pairs (default 200,000)")
     parser.add_argument("--official-worker", nargs=3, metavar=("CHECKOUT", "LEVEL", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.official_worker:
@@ -182,6 +219,7 @@ def main() -> int:
     for case, acc in zip(cases, official["answers"]):
         if case["acc"] != acc:
             problems.append(f"answer table {case['text']!r} vs {case['gt']!r}: table {case['acc']}, official {acc}")
+    problems += generated_pairs(checkout, args.pairs)
     pot_items = sum(len(m.items) for m in models if m.mode == "pot")
     print(f"{len(models)} runs, {items} items, {golds} golds, {len(cases)} answer cases compared; "
           f"{len(problems)} difference(s)")
