@@ -9,7 +9,8 @@ a local checkout of BUPT-Reasoning-Lab/FinanceReasoning (b0fe645) with ``data/Fi
    on every PoT run's ``inference.json`` (10 s, the official ``timeout_duration``), ``eval_cot`` with the
    recorded ``evaluation.json`` answers (no LLM), ``get_acc`` on every gold solution's value (each gold run
    in its answer convention by this script's own runner) and on tests/data/financereasoning_answers.json;
-   and, in this process (numbers only, nothing evaluated), ``get_acc`` on generated (value, gold) pairs.
+   and on 3,000 generated CoT answer texts; and, in this process (numbers only, nothing evaluated),
+   ``get_acc`` on generated (value, gold) pairs.
    Its imports for the LLM APIs, ``loguru``, ``tqdm`` and the config are stubbed (never used on these paths).
 2. progexec scores the same runs in its sandbox and checks the golds.
 3. Compared: every item's ``acc`` and ``execution_rate`` (progexec vs the rerun vs the published
@@ -33,6 +34,30 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = ("easy", "medium", "hard")
+TEXTS = 3000
+"""Generated CoT answer texts run through the official get_acc and through progexec."""
+
+
+def generated_texts(count: int) -> list[tuple[str, Any]]:
+    """Answer texts (numbers written many ways, units, words, expressions) with golds near their values."""
+    import random
+    rng = random.Random(20250602)
+    shapes = ["{n}", "{c}", "${c}", "{n}%", "{n} %", "-{n}", "({n})", "{n} million", "${n} billion", "approximately {n}",
+              "≈ {n}", "x = {n}", "{n} or {m}", "{n}e3", "{n}E-2", "{n}/3", "{i}**2", "10^{k}", "{n} x 10^{k}",
+              "{n} × 10^{k}", "USD {n}", "{n} USD", "{n} dollars", "€{n}", "{n}°", "`{n}`", "{n}.", "+{n}", "0{i}",
+              "{i},{i}", "[{n}, {m}]", "({n},)", "{n} years", "about {n}", "{n}k", "  {n}  ", "{n}\n", "{i}_000",
+              "0x{i}", "pow({i}, 2)", "round({n})", "{n} (rounded)", "The answer is {n}", "yes", "No", "True",
+              "false", "untrue", "none", "N/A", "", "nan", "inf", "1e-400", "{n}.{i}.{i}", "-", "{c}.00", "£{c}"]
+    cases = []
+    for _ in range(count):
+        number = rng.choice([rng.randint(0, 5000), round(rng.uniform(-100, 100), rng.randint(0, 4)),
+                             round(rng.uniform(0, 1), 4), rng.randint(1000, 10**7)])
+        text = rng.choice(shapes).format(n=number, m=rng.randint(0, 99), i=rng.randint(1, 999), k=rng.randint(1, 4),
+                                         c=f"{number:,}")
+        gt = rng.choice([number, number * 1000, round(float(number), 0), number * 1.0019, number * 0.9975, True,
+                         False, 0, -number, number / 100])
+        cases.append((text, gt))
+    return cases
 
 
 def import_official(checkout: Path) -> tuple[types.ModuleType, types.ModuleType]:
@@ -113,6 +138,9 @@ def official_worker(checkout: Path, level: str, out: Path) -> None:
             results["golds"][f"{name}/{gold['question_id']}"] = acc
     for case in json.loads((ROOT / "tests" / "data" / "financereasoning_answers.json").read_text(encoding="utf-8")):
         results["answers"].append(utils.get_acc(case["text"], case["gt"]))
+    valid = lambda text: bool(text) and "none" not in text.lower()  # noqa: E731  (eval_cot's vailid)
+    results["texts"] = [[utils.get_acc(text, gt) if valid(text) else 0, int(valid(text))]
+                        for text, gt in generated_texts(TEXTS)]
     out.write_text(json.dumps(results), encoding="utf-8")
 
 
@@ -178,6 +206,7 @@ def main() -> int:
     from progexec.datasets.financereasoning.goldcheck import check_gold
     from progexec.datasets.financereasoning.scoring import Run, run_mode, score_runs
     from progexec.pysolution.scoring import load_records
+    from progexec.readers import Record
     checkout: Path = args.checkout
     official = run_official(checkout, args.level)
     base = checkout / "results" / "FinanceReasoning" / args.level
@@ -220,8 +249,19 @@ def main() -> int:
         if case["acc"] != acc:
             problems.append(f"answer table {case['text']!r} vs {case['gt']!r}: table {case['acc']}, official {acc}")
     problems += generated_pairs(checkout, args.pairs)
+    texts = generated_texts(TEXTS)
+    gold = [Record(n + 1, f"item {n + 1}", {"question_id": f"g{n}", "ground_truth": gt, "source": "x", "python_solution": "",
+                           "context": ""}) for n, (_, gt) in enumerate(texts)]
+    run = [Record(n + 1, f"item {n + 1}", {"question_id": f"g{n}", "result": {"extracted_answer": text}})
+           for n, (text, _) in enumerate(texts)]
+    generated, _, _ = score_runs(gold, [Run("generated", run)], jobs=args.jobs)
+    for item, (text, gt), theirs in zip(generated[0].items, texts, official["texts"]):
+        if [item.acc, item.execution_rate] != theirs:
+            problems.append(f"generated answer {text!r} vs {gt!r}: official {theirs}, progexec "
+                            f"{[item.acc, item.execution_rate]}")
     pot_items = sum(len(m.items) for m in models if m.mode == "pot")
-    print(f"{len(models)} runs, {items} items, {golds} golds, {len(cases)} answer cases compared; "
+    print(f"{len(models)} runs, {items} items, {golds} golds, {len(cases)} answer cases, {args.pairs} value pairs, "
+          f"{TEXTS} generated answers compared; "
           f"{len(problems)} difference(s)")
     print(f"official eval_pot: {official['pot_items']} solutions in {official['pot_seconds']:.1f} s "
           f"({official['pot_items'] / max(official['pot_seconds'], 1e-9):.1f}/s); progexec (pot and cot runs "
