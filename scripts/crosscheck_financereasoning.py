@@ -104,6 +104,11 @@ def run_gold(code: str, context: str, pandas: Any) -> Any:
     return eval(ast.unparse(target), namespace)
 
 
+def vailid(output: str) -> bool:
+    """``eval_cot``'s nested ``vailid``, as written there."""
+    return bool(output and "none" not in output.lower())
+
+
 def official_worker(checkout: Path, level: str, out: Path) -> None:
     """In the throwaway process: the official functions on every run, gold and answer-table case."""
     import importlib
@@ -138,8 +143,7 @@ def official_worker(checkout: Path, level: str, out: Path) -> None:
             results["golds"][f"{name}/{gold['question_id']}"] = acc
     for case in json.loads((ROOT / "tests" / "data" / "financereasoning_answers.json").read_text(encoding="utf-8")):
         results["answers"].append(utils.get_acc(case["text"], case["gt"]))
-    valid = lambda text: bool(text) and "none" not in text.lower()  # noqa: E731  (eval_cot's vailid)
-    results["texts"] = [[utils.get_acc(text, gt) if valid(text) else 0, int(valid(text))]
+    results["texts"] = [[utils.get_acc(text, gt) if vailid(text) else 0, int(vailid(text))]
                         for text, gt in generated_texts(TEXTS)]
     out.write_text(json.dumps(results), encoding="utf-8")
 
