@@ -1,6 +1,7 @@
 """Cross-check progexec's FinanceReasoning scoring against the official evaluation code, item by item.
 
-Usage: ``python scripts/crosscheck_financereasoning.py --checkout PATH [--level hard] [--jobs N]`` where PATH is
+Usage: ``python scripts/crosscheck_financereasoning.py --checkout PATH [--level hard] [--jobs N]
+[--write-fixture FILE]`` where PATH is
 a local checkout of BUPT-Reasoning-Lab/FinanceReasoning (b0fe645) with ``data/FinanceReasoning/*.json`` and
 ``results/FinanceReasoning/LEVEL/{pot,cot}/MODEL/{inference,evaluation}.json``.
 
@@ -36,6 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LEVELS = ("easy", "medium", "hard")
 TEXTS = 3000
 """Generated CoT answer texts run through the official get_acc and through progexec."""
+FIXTURE_TEXTS = 700
+"""The first generated texts kept with their official verdicts as a test fixture (``--write-fixture``)."""
 
 
 def generated_texts(count: int) -> list[tuple[str, Any]]:
@@ -148,6 +151,22 @@ def official_worker(checkout: Path, level: str, out: Path) -> None:
     out.write_text(json.dumps(results), encoding="utf-8")
 
 
+def texts_worker(checkout: Path, out: Path) -> None:
+    """In a throwaway process: the official verdicts (acc, execution_rate) of the generated answer texts."""
+    _, utils = import_official(checkout)
+    cases = [{"text": text, "gt": gt, "acc": utils.get_acc(text, gt) if vailid(text) else 0,
+              "execution_rate": int(vailid(text))} for text, gt in generated_texts(FIXTURE_TEXTS)]
+    out.write_text(json.dumps(cases, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+
+
+def write_fixture(checkout: Path, out: Path) -> None:
+    """tests/data/financereasoning_generated_answers.json: the first generated texts with their official verdicts."""
+    with tempfile.TemporaryDirectory(prefix="financereasoning-texts-") as scratch:
+        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--texts-worker", str(checkout),
+                        str(out.resolve())], cwd=scratch, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=True, timeout=600)
+
+
 def run_official(checkout: Path, level: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="financereasoning-official-") as scratch:
         out = Path(scratch) / "official.json"
@@ -199,8 +218,19 @@ def main() -> int:
     parser.add_argument("--level", choices=LEVELS, default="hard")
     parser.add_argument("--jobs", type=int, default=8)
     parser.add_argument("--pairs", type=int, default=200_000, help="generated (value, gold) pairs (default 200,000)")
+    parser.add_argument("--write-fixture", type=Path, metavar="FILE",
+                        help="only write the generated answer texts with their official verdicts to FILE")
     parser.add_argument("--official-worker", nargs=3, metavar=("CHECKOUT", "LEVEL", "OUT"), help=argparse.SUPPRESS)
+    parser.add_argument("--texts-worker", nargs=2, metavar=("CHECKOUT", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.texts_worker:
+        texts_worker(Path(args.texts_worker[0]), Path(args.texts_worker[1]))
+        return 0
+    if args.write_fixture is not None:
+        if args.checkout is None:
+            parser.error("--checkout is required")
+        write_fixture(args.checkout, args.write_fixture)
+        return 0
     if args.official_worker:
         official_worker(Path(args.official_worker[0]), args.official_worker[1], Path(args.official_worker[2]))
         return 0

@@ -179,6 +179,26 @@ def test_answer_quirks_match_the_official_verdicts(tmp_path: Path, capsys: pytes
                                                                                             "40264", "12.345"))
 
 
+def test_generated_answers_match_the_official_verdicts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """700 generated CoT answers (numbers written many ways, units, words, expressions) whose official verdicts
+    were computed by the official get_acc (scripts/crosscheck_financereasoning.py --write-fixture)."""
+    cases = json.loads((ROOT / "tests" / "data" / "financereasoning_generated_answers.json").read_text(encoding="utf-8"))
+    assert len(cases) == 700
+    gold = [{"question_id": f"g{n}", "python_solution": "answer = 0", "ground_truth": case["gt"], "source": "x",
+             "context": ""} for n, case in enumerate(cases)]
+    run = [{"question_id": f"g{n}", "result": {"extracted_answer": case["text"]}} for n, case in enumerate(cases)]
+    (tmp_path / "gold.json").write_text(json.dumps(gold), encoding="utf-8")
+    (tmp_path / "generated.evaluation.json").write_text(json.dumps(run), encoding="utf-8")
+    document = _run(["--gold", str(tmp_path / "gold.json"), "--pred", str(tmp_path / "generated.evaluation.json")],
+                    capsys)
+    items = _items(document, "generated", "cot")
+    for n, case in enumerate(cases):
+        item = items[f"g{n}"]
+        assert (item["acc"], item["execution_rate"]) == (case["acc"], case["execution_rate"]), case
+        if item["acc"] and not item["strict"]:
+            assert item["divergence"] is not None
+
+
 def _check_outputs(board: Path, n: int) -> None:
     """The classes and eval_text flags are in items.jsonl, leaderboard.json, the text report and the HTML."""
     items = [json.loads(line) for line in (board / "items.jsonl").read_text(encoding="utf-8").splitlines()]
