@@ -15,7 +15,6 @@ from pathlib import Path
 from ..mathqa.sandbox import IsolationUnavailable, SandboxLimits, default_jobs, require_isolation
 from ..mathqa.score_python import (DEFAULT_REL_TOL, ItemKind, Line, SnippetInputError, gold_items, predictions,
                                    read_records, score)
-from ..datasets.financereasoning import cli as financereasoning
 from ..pysolution.datasets import DATASETS, MATHQA_PYTHON, Dataset, detect
 from ..pysolution.pool import Budget
 from ..pysolution.scoring import SolutionInputError, load_records
@@ -25,8 +24,8 @@ from ..records import dumps
 from .common import EXIT_OK, UsageError, add_batch_options, command_meta, json_document, note_written, progress_for
 
 NAME = "score-python"
-HELP = ("run model-written Python (FinanceMath / DocMath-Eval / FinanceReasoning program-of-thought, MathQA-Python) in a bubblewrap "
-        "sandbox and score it: a leaderboard with the official and the strict rule")
+HELP = ("run model-written Python (FinanceMath / DocMath-Eval / FinanceReasoning program-of-thought, MathQA-Python) "
+        "in a bubblewrap sandbox and score it: a leaderboard with the official and the strict rule")
 EXIT_CODES = ("exit codes: 0 scored (wrong and failing solutions included), 2 usage or input error (bad options, "
               "no usable gold, a prediction file of another kind, no sandbox without --unsafe-no-isolation)")
 PRED_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
@@ -34,8 +33,9 @@ PRED_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gold", required=True, metavar="FILE",
-                        help="gold file: FinanceMath/DocMath-Eval records (question_id, python_solution, ...) or "
-                             "MathQA-Python items ({id, answer}); JSON list, JSON Lines, gzip or -")
+                        help="gold file: FinanceMath/DocMath-Eval/FinanceReasoning records (question_id, "
+                             "python_solution, ...) or MathQA-Python items ({id, answer}); JSON list, JSON Lines, "
+                             "gzip or -")
     parser.add_argument("--pred", nargs="+", metavar="DIR_OR_FILE",
                         help="prediction files in the official shape, or directories of them (*.json, *.jsonl, "
                              "*.json.gz); the model name is the file name up to its first dot. FinanceReasoning: "
@@ -121,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
         records = load_records(args.gold)
     except SolutionInputError as error:
         raise UsageError(str(error)) from None
+    from ..datasets.financereasoning import cli as financereasoning  # imported only here: its own scorer
     if args.dataset is None and financereasoning.is_gold(records):
         return financereasoning.run(args, records)
     if args.check_gold or not args.pred:
