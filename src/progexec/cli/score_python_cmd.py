@@ -10,13 +10,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..datasets.mathqa.sandbox import IsolationUnavailable, SandboxLimits, default_jobs, require_isolation
 from ..datasets.mathqa.score_python import DEFAULT_REL_TOL, ItemKind, Line, SnippetInputError, gold_items, predictions, read_records, score
 from ..datasets.pysolution.datasets import DATASETS, MATHQA_PYTHON, Dataset, detect
 from ..datasets.pysolution.pool import Budget
 from ..datasets.pysolution.scoring import SolutionInputError, load_records
+from ..core.errors import OptionError
+from ..core.registry import solution_commands
 from ..readers import Record
 from ..inputkinds import MATHQA_PYTHON_PREDICTIONS, PYTHON_SOLUTION_GOLD
 from ..records import dumps
@@ -24,8 +28,8 @@ from .common import (EXIT_OK, UsageError, add_batch_options, command_meta, json_
                      write_text)
 
 NAME = "score-python"
-HELP = ("run model-written Python (FinanceMath / DocMath-Eval program-of-thought, MathQA-Python) in a bubblewrap "
-        "sandbox and score it: a leaderboard with the official and the strict rule")
+HELP = ("run model-written Python (FinanceMath / DocMath-Eval / FinanceReasoning program-of-thought, MathQA-Python) "
+        "in a bubblewrap sandbox and score it: a leaderboard with the official and the strict rule")
 EXIT_CODES = ("exit codes: 0 scored (wrong and failing solutions included), 2 usage or input error (bad options, "
               "no usable gold, a prediction file of another kind, no sandbox without --unsafe-no-isolation)")
 PRED_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
@@ -33,12 +37,17 @@ PRED_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gold", required=True, metavar="FILE",
-                        help="gold file: FinanceMath/DocMath-Eval records (question_id, python_solution, ...) or "
-                             "MathQA-Python items ({id, answer}); JSON list, JSON Lines, gzip or -")
-    parser.add_argument("--pred", required=True, nargs="+", metavar="DIR_OR_FILE",
+                        help="gold file: FinanceMath/DocMath-Eval/FinanceReasoning records (question_id, "
+                             "python_solution, ...) or MathQA-Python items ({id, answer}); JSON list, JSON Lines, "
+                             "gzip or -")
+    parser.add_argument("--pred", nargs="+", metavar="DIR_OR_FILE",
                         help="prediction files in the official shape, or directories of them (*.json, *.jsonl, "
-                             "*.json.gz); the model name is the file name up to its first dot. MathQA-Python: one "
-                             "file of {id, code}")
+                             "*.json.gz); the model name is the file name up to its first dot. FinanceReasoning: "
+                             "MODEL/evaluation.json or MODEL/inference.json, named by the folder. MathQA-Python: "
+                             "one file of {id, code}")
+    parser.add_argument("--check-gold", action="store_true",
+                        help="FinanceReasoning: run every gold python_solution in the sandbox and judge it against "
+                             "its own ground_truth by the official rule (no --pred)")
     parser.add_argument("--dataset", choices=sorted(DATASETS), default=None,
                         help="the dataset (default: detected from the gold records)")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
@@ -90,12 +99,8 @@ def prediction_files(entries: list[str]) -> list[str]:
     return files
 
 
-def _dataset(args: argparse.Namespace) -> tuple[Dataset, list[Record]]:
-    """The dataset and the gold records (read once: the gold may be standard input)."""
-    try:
-        records = load_records(args.gold)
-    except SolutionInputError as error:
-        raise UsageError(str(error)) from None
+def _dataset(args: argparse.Namespace, records: list[Record]) -> tuple[Dataset, list[Record]]:
+    """The dataset of the gold records (read once: the gold may be standard input)."""
     if args.dataset is not None:
         return DATASETS[args.dataset], records
     for record in records:
@@ -111,13 +116,40 @@ def _dataset(args: argparse.Namespace) -> tuple[Dataset, list[Record]]:
                      "python_solution; MathQA-Python: id and answer); pass --dataset")
 
 
+class _Tools:
+    """What a dataset's own scorer borrows from the command: metadata, a progress line, written files named."""
+
+    def meta(self, args: argparse.Namespace, inputs: Sequence[str]) -> dict[str, Any]:
+        return command_meta(args, inputs)
+
+    def progress(self, args: argparse.Namespace) -> Any:
+        return progress_for(args, None, "score-python")
+
+    def write_text(self, path: Path, text: str) -> Path:
+        return write_text(path, text)
+
+
 def run(args: argparse.Namespace) -> int:
     if not args.rel_tol >= 0 or (args.timeout is not None and not args.timeout > 0) \
             or (args.jobs is not None and args.jobs <= 0) \
             or (args.memory_mb is not None and args.memory_mb <= 0) \
             or (args.time_limit is not None and not args.time_limit > 0):
         raise UsageError("--rel-tol must be >= 0 and --time-limit, --timeout, --memory-mb, --jobs positive")
-    dataset, gold = _dataset(args)
+    try:
+        records = load_records(args.gold)
+    except SolutionInputError as error:
+        raise UsageError(str(error)) from None
+    if args.dataset is None:
+        for own in solution_commands():  # a dataset with its own scorer (FinanceReasoning)
+            if own.is_gold(records):
+                try:
+                    return int(own.run(args, records, _Tools()))
+                except OptionError as error:
+                    raise UsageError(str(error)) from None
+    if args.check_gold or not args.pred:
+        raise UsageError("--check-gold is for datasets with their own gold check (FinanceReasoning); other "
+                         "datasets need --pred")
+    dataset, gold = _dataset(args, records)
     if dataset is MATHQA_PYTHON:
         return _run_mathqa(args, [Line(record.number, record.value, record.error) for record in gold])
     return _run_pot(args, dataset, gold)

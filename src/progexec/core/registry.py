@@ -157,6 +157,12 @@ def sandboxed_reward_names() -> tuple[str, ...]:
     return tuple(names)
 
 
+def solution_commands() -> tuple[Any, ...]:
+    """The own ``score-python`` scorers of the datasets that have one (modules with ``is_gold`` and ``run``),
+    imported when asked for: the built-in table's."""
+    return tuple(importlib.import_module(where) for where in _table("SOLUTION_COMMANDS"))
+
+
 def reward_rules() -> dict[str, str]:
     """Gold ``dialect`` -> ``module:function`` of a dataset's own reward rule (answers that are not programs):
     the built-in table's, then each entry point dataset's ``reward_rule``."""
@@ -237,5 +243,5 @@ def datasets() -> tuple[Dataset, ...]:
     return tuple(get_dataset(name) for name in dataset_names())
 
 
-__all__ = ["UnknownDialectError", "register", "dataset_names", "get_dataset", "datasets", "corpus_names", "option_dataset_names", "rows_builders", "corpus_shortcuts", "corpus_file", "file_formats", "default_dataset", "reward_dataset_names", "reward_rules", "sandboxed_reward_names", "reset_plugins",
+__all__ = ["UnknownDialectError", "register", "dataset_names", "get_dataset", "datasets", "corpus_names", "option_dataset_names", "rows_builders", "corpus_shortcuts", "corpus_file", "file_formats", "default_dataset", "reward_dataset_names", "reward_rules", "sandboxed_reward_names", "solution_commands", "reset_plugins",
            "BUILTIN_PACKAGE", "ENTRY_POINT_GROUP"]

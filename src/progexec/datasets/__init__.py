@@ -43,11 +43,12 @@ REWARD_RULES: dict[str, str] = {
     "tatqa": "progexec.datasets.tatqa.reward:score_tatqa",
     "financemath": "progexec.datasets.pysolution.reward:score_python_solution_gold",
     "docmath": "progexec.datasets.pysolution.reward:score_python_solution_gold",
+    "financereasoning": "progexec.datasets.financereasoning.reward:score_financereasoning",
 }
 """Gold ``dialect`` -> ``module:function`` of the dataset's own reward rule, ``(completion, gold mapping, policy) ->
 RewardResult``: answers of these datasets are not programs (imported on first use)."""
 
-SANDBOXED_REWARDS = ("financemath", "docmath")
+SANDBOXED_REWARDS = ("financemath", "docmath", "financereasoning")
 """Gold ``dialect`` names whose reward rule runs a completion's code in the sandbox (Python solutions)."""
 
 
@@ -97,12 +98,17 @@ ROWS: dict[str, str] = {
     "convfinqa": "progexec.datasets.finqa_rows:CONVFINQA_ROWS",
     "finqa": "progexec.datasets.finqa_rows:FINQA_ROWS",
     "mathqa": "progexec.datasets.mathqa.rows:MATHQA_ROWS",
+    "financereasoning": "progexec.datasets.financereasoning.rows:FINANCEREASONING_ROWS",
 }
 """Dataset name -> ``module:attribute`` of its rows builder (:class:`progexec.rows.RowsSpec`), in the order an
 official record's shape is tried (a ConvFinQA record may also hold ``qa``)."""
 
+SOLUTION_COMMANDS = ("progexec.datasets.financereasoning.command",)
+"""Modules of datasets whose gold files ``score-python`` hands to the dataset's own scorer: each has
+``is_gold(records)`` and ``run(args, records, tools)`` (FinanceReasoning)."""
+
 get_dialect = get_dataset
 dialect_names = dataset_names
 
-__all__ = ["Dataset", "Dialect", "DatasetScore", "UnknownDialectError", "BUILTIN", "CORPORA", "OPTION_DATASETS", "FORMATS", "CORPUS_FILES", "ROWS", "CORPUS_SHORTCUTS", "PROGRAM_REWARDS", "REWARD_RULES", "SANDBOXED_REWARDS", "register", "dataset_names",
+__all__ = ["Dataset", "Dialect", "DatasetScore", "UnknownDialectError", "BUILTIN", "CORPORA", "OPTION_DATASETS", "FORMATS", "CORPUS_FILES", "ROWS", "CORPUS_SHORTCUTS", "PROGRAM_REWARDS", "REWARD_RULES", "SANDBOXED_REWARDS", "SOLUTION_COMMANDS", "register", "dataset_names",
            "datasets", "get_dataset", "dialect_names", "get_dialect"]

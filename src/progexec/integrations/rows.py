@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputError, ProgexecError
-from ..core.registry import get_dataset as get_dialect, rows_builders
+from ..core.registry import rows_builders
 from ..corpus import CORPUS_NAMES
 from ..readers import read_records
 from ..reward import Policy
@@ -103,7 +103,7 @@ def make_row(example: Example, target: str, policy: Policy, template: str = DEFA
     units: dict[str, Any] = {}
     if table_units:
         asked: list[str] = []
-        if not get_dialect(example.dialect).option_letters:
+        if not _builder(example.dialect).option_question:
             unit, asked = row_unit(example)
             if unit is not None:
                 gold["unit"] = unit
