@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
+from .shared_data import shared_data
 from progexec.cli import main
 from progexec.datasets.mathqa import bubblewrap
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent.parent / "shared" / "data" / "financereasoning"
+DATA = shared_data() / "financereasoning"
 ANSWERS = json.loads((ROOT / "tests" / "data" / "financereasoning_answers.json").read_text(encoding="utf-8"))
 PUBLISHED = {"pot": ("gpt-4o-2024-11-20", "deepseek-v3", "claude-3-5-sonnet-20241022"), "cot": ("gpt-4o-2024-11-20",)}
 

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from .shared_data import shared_data
 from progexec.integrations import openrlhf, trl, verl
 from progexec.integrations.rows import build_rows
 from progexec.reward import Policy, score_completion
 
-DATA = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "data" / "financereasoning"
+DATA = shared_data() / "financereasoning"
 HARD = str(DATA / "hard.json.gz")
 
 
