@@ -18,10 +18,9 @@ from typing import Any
 from progexec.datasets import get_dataset
 from progexec.corpus import finqa_records
 from progexec.grammar.parse import _parser, parse_program
-from progexec.core.arithmetic import Float64
+from progexec.core.arithmetic import Float64, official_str_to_num
 from progexec.interp.evaluate import evaluate
 from progexec.grammar.tokens import official_tokenize, step_from_parts
-from progexec.core.arithmetic import official_str_to_num
 from progexec.interp.official import official_verdict
 from progexec.interp.run import execute_text
 

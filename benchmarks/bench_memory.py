@@ -42,7 +42,7 @@ def program(seed: int, steps: int) -> str:
 def child(count: int, steps: int, off: bool) -> None:
     """Score ``count`` unique programs; print one JSON line of RSS samples and the number scored correct."""
     from progexec.interp.compiled import CACHE
-    from progexec.limits import DEFAULT_LIMITS, using
+    from progexec.core.limits import DEFAULT_LIMITS, using
     from progexec.reward.batch import score_item
 
     limits = DEFAULT_LIMITS.with_(**OFF) if off else DEFAULT_LIMITS

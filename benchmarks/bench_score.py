@@ -22,8 +22,7 @@ from typing import Any
 from progexec.datasets import get_dataset
 from progexec.grammar.tokens import ALL_OPS, official_tokenize
 from progexec.interp.official import official_verdict
-from progexec.score import load_gold, load_predictions, score_predictions
-from progexec.score import equivalence
+from progexec.score import load_gold, load_predictions, score_predictions, equivalence
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "predictions"
 OPS = set(ALL_OPS)

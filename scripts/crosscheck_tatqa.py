@@ -36,7 +36,8 @@ from typing import Any
 
 from progexec.datasets.tatqa.data import read_predictions
 from progexec.datasets.tatqa.metric import score_question
-from progexec.datasets.tatqa.normalize import OfficialAbort, is_number, normalize_answer, to_number
+from progexec.datasets.tatqa.normalize import is_number, normalize_answer, to_number
+from progexec.core.errors import OfficialAbort
 from progexec.datasets.tatqa.scoring import gold_questions, lookup, pivot
 
 SCALES = ("", "thousand", "million", "billion", "percent")

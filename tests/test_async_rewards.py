@@ -22,11 +22,10 @@ from typing import Any
 
 import pytest
 
-from progexec.integrations import offload
-from progexec.integrations import verl as adapter
+from progexec.integrations import offload, verl as adapter
 from progexec.integrations._gold import AdapterInputError
 from progexec.integrations.trl import AsyncProgexecReward, ProgexecReward
-from progexec.limits import Limits, using
+from progexec.core.limits import Limits, using
 
 GOLD_SET = Path(__file__).parent / "data" / "rewards" / "convfinqa_sonnet.jsonl.gz"
 ITEMS = [json.loads(line) for line in gzip.decompress(GOLD_SET.read_bytes()).decode("utf-8").splitlines()[:40]]

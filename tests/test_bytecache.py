@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from progexec.core.bytecache import CHAR_BYTES, ENTRY_OVERHEAD, ByteCache, text_size
 from progexec.core.arithmetic import official_str_to_num
-from progexec.limits import DEFAULT_LIMITS, using
+from progexec.core.limits import DEFAULT_LIMITS, using
 from progexec.reward import batch
 from progexec.reward.core import score_completion
 

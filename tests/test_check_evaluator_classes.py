@@ -24,7 +24,7 @@ from progexec.checker.evaluator.classes import EvalDivergence
 from progexec.checker.evaluator.diagnosis import explanations
 from progexec.checker.evaluator.protocol import Protocol, parse_answer, prepare, reference
 from progexec.cli import main
-from progexec.interp.official import OfficialVerdict
+from progexec.core.verdict import OfficialVerdict
 
 ROOT = Path(__file__).resolve().parents[1]
 PORTS = ROOT / "tests" / "ports"

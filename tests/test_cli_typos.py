@@ -19,7 +19,7 @@ import pytest
 
 from progexec.cli import COMMAND_MODULES, build_parser, main
 from progexec.cli.common import closest
-from progexec.dialects.multihiertt import score_records
+from progexec.datasets.multihiertt import score_records
 from progexec.core.plural import plural, plural_of
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,8 @@ import pytest
 
 from progexec.datasets.financereasoning.rule import (cot_valid, gold_unit, official_acc, official_average,
                                                        plain_value, strict_acc)
-from progexec.datasets.financereasoning.values import BadDescription, Value, decode_payload, from_mapping
+from progexec.core.errors import InputError
+from progexec.datasets.financereasoning.values import Value, decode_payload, from_mapping
 
 
 @pytest.mark.parametrize("text", ["0", "-0", "5", "-5", "27", "1152", "40.264", "-12.345", "0.1", "0.5",
@@ -112,11 +113,11 @@ def test_statistics_round_as_get_statistics() -> None:
                                  {"k": "num", "x": "huge?"}, {"k": "complex", "re": "x", "im": "0"},
                                  {"k": "text"}, {"k": "num", "p": "9" * 600, "q": "1"}])
 def test_bad_descriptions_are_refused(raw: object) -> None:
-    with pytest.raises(BadDescription):
+    with pytest.raises(InputError):
         from_mapping(raw)
 
 
 def test_payload_needs_its_marker() -> None:
-    with pytest.raises(BadDescription):
+    with pytest.raises(InputError):
         decode_payload(int.from_bytes(b'{"k": "none"}', "big"))
     assert decode_payload(int.from_bytes(b'\x01{"k": "none"}', "big")).kind == "none"

@@ -14,17 +14,17 @@ import os
 import re
 from fractions import Fraction
 
-from hypothesis import HealthCheck, event, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, event, example, given, settings, strategies as st
 
 from progexec.datasets import get_dataset
 from progexec.core.nodes import Program
-from progexec.core.syntax import ProgramSyntaxError
+from progexec.core.errors import ProgramSyntaxError
 from progexec.grammar.parse import parse_program, parse_token_list
-from progexec.interp.flat import CompileError, compile_program
+from progexec.interp.flat import compile_program
 from progexec.core.execution import Execution
 from progexec.interp.run import execute_program, execute_text, execute_tokens
 from progexec.core.status import Status
+from progexec.core.arithmetic import Refusal
 from progexec.oracle.reference import exact_answer
 
 from .reference_impl import OPS, RefResult, error_bounds, ref_tokenize, reference_eval, same_value
@@ -111,7 +111,7 @@ def _flat_agrees(program: Program, table: list[list[str]], execution: Execution)
     outcome = execution.outcome
     try:
         flat = compile_program(program, table)
-    except CompileError as error:
+    except Refusal as error:
         assert not outcome.present, (outcome, error)
         return
     result = flat.run()

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from progexec.datasets import get_dataset
 from progexec.grammar import parse_program, parse_token_list
-from progexec.core.arithmetic import CONVFINQA_LITERALS, Float64
+from progexec.core.arithmetic import CONVFINQA_LITERALS, Float64, Refusal
 from progexec.interp.evaluate import evaluate
-from progexec.interp.flat import CompileError, compile_program
+from progexec.interp.flat import compile_program
 from progexec.interp.run import execute_text, execute_tokens
 from progexec.core.status import Status
 
@@ -29,7 +29,7 @@ def test_an_empty_row_anywhere_makes_every_table_op_fail() -> None:
     assert "row 1" in execution.outcome.message
     try:
         compile_program(parse_program("table_sum(revenue, none)"), table)
-    except CompileError as error:
+    except Refusal as error:
         assert error.status is Status.EMPTY_ROW
     else:
         raise AssertionError("the flat form must refuse the same table")

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 

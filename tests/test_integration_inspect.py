@@ -23,10 +23,11 @@ inspect_ai = pytest.importorskip("inspect_ai")
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
 import progexec  # noqa: E402
-from progexec.integrations.docs import DocsError, task_docs  # noqa: E402
+from progexec.integrations.docs import task_docs
 from progexec.integrations.inspect import tasks  # noqa: E402
 from progexec.datasets.mathqa import bubblewrap, score_python  # noqa: E402
 from progexec.reward.batch import score_lines  # noqa: E402
+from progexec.core.errors import InputError
 
 
 def run(task: Any, by_prompt: dict[str, str], log_dir: Path) -> Any:
@@ -123,7 +124,7 @@ def test_saved_completions_replay(tmp_path: Path) -> None:
                          for index, doc in enumerate(docs)])
     log = run(tasks.progexec_finqa_program(limit=4, completions=str(saved)), {}, tmp_path)
     assert metric(log, "exe_acc") == metric(log, "prog_acc") == 0.75
-    with pytest.raises(DocsError, match="no completion for 1 of 5 samples"):
+    with pytest.raises(InputError, match="no completion for 1 of 5 samples"):
         tasks.progexec_finqa_program(limit=5, completions=str(saved))
 
 

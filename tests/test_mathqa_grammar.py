@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from progexec.grammar.mathqa_parse import ProgramSyntaxError, parse_annotated, parse_linear, parse_mathqa
+from progexec.grammar.mathqa_parse import parse_annotated, parse_linear, parse_mathqa
+from progexec.core.errors import ProgramSyntaxError
 from progexec.core.nodes import Input, Num, Ref, Step
 from progexec.datasets.mathqa.corpus import MATHQA_SPLITS, mathqa_records
 

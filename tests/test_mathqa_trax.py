@@ -16,12 +16,13 @@ import pytest
 np = pytest.importorskip("numpy")
 scipy_special = pytest.importorskip("scipy.special")
 
-from progexec.core.status import Status  # noqa: E402
-from progexec.datasets.mathqa.binding import number_texts  # noqa: E402
-from progexec.datasets.mathqa.corpus import MATHQA_SPLITS, mathqa_records  # noqa: E402
-from progexec.datasets.mathqa.execute import Semantics, SemanticsError, execute_all, run_formula  # noqa: E402
-from progexec.datasets.mathqa.ops import MATHQA_EXTENDED_OPS  # noqa: E402
-from progexec.datasets.mathqa.trax import run_trax  # noqa: E402
+from progexec.core.status import Status
+from progexec.datasets.mathqa.binding import number_texts
+from progexec.datasets.mathqa.corpus import MATHQA_SPLITS, mathqa_records
+from progexec.datasets.mathqa.execute import Semantics, execute_all, run_formula
+from progexec.core.errors import OptionError
+from progexec.datasets.mathqa.ops import MATHQA_EXTENDED_OPS
+from progexec.datasets.mathqa.trax import run_trax
 
 TRAX, OURS = Semantics.TRAX, Semantics.PROGEXEC
 
@@ -106,9 +107,9 @@ def test_work_bounds_refuse_before_computing() -> None:
 
 
 def test_trax_has_no_annotated_or_extended_reading() -> None:
-    with pytest.raises(SemanticsError):
+    with pytest.raises(OptionError):
         list(execute_all([], annotated=True, semantics=TRAX))
-    with pytest.raises(SemanticsError):
+    with pytest.raises(OptionError):
         list(execute_all([], ops=MATHQA_EXTENDED_OPS, semantics=TRAX))
 
 

@@ -6,8 +6,7 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
-from hypothesis import assume, given
-from hypothesis import strategies as st
+from hypothesis import assume, given, strategies as st
 
 from progexec.grammar import Program, parse_program
 from progexec.core.nodes import Ref

@@ -8,9 +8,9 @@ import pytest
 
 from progexec.checker.check import python_answerer, run_check
 from progexec.checker.output import dumps_json
-from progexec.core.errors import ProgexecError
+from progexec.core.errors import ProgexecError, OptionError
 from progexec.parallel import Engine, ParallelOptions
-from progexec.parallel_check import RounderSpec, RounderSpecError, run_check_parallel, spec_from_args
+from progexec.parallel_check import RounderSpec, run_check_parallel, spec_from_args
 from tests.test_check_rounder_zoo import decimal_of_repr
 
 CASES = 60_001  # two blocks, the second one short
@@ -40,5 +40,5 @@ def test_a_spec_that_cannot_be_imported_is_named() -> None:
             rounder.start()
         finally:
             rounder.close()
-    with pytest.raises(RounderSpecError, match="exactly one"):
+    with pytest.raises(OptionError, match="exactly one"):
         RounderSpec()

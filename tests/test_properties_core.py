@@ -9,9 +9,9 @@ from hypothesis import example, given
 from progexec.datasets import get_dataset
 from progexec.grammar import Program, parse_program, parse_token_list
 from progexec.grammar.parse import _parser
-from progexec.core.arithmetic import Float64
+from progexec.core.arithmetic import Float64, Refusal
 from progexec.interp.evaluate import evaluate
-from progexec.interp.flat import CompileError, compile_program
+from progexec.interp.flat import compile_program
 from progexec.interp.run import execute_text, execute_tokens
 from progexec.core.status import Status
 
@@ -49,7 +49,7 @@ def test_flat_contract_equals_the_interpreter(program: Program, table: list[list
     outcome = evaluate(program, Float64(), table)
     try:
         flat = compile_program(program, table)
-    except CompileError as error:
+    except Refusal as error:
         assert outcome.status is error.status
         return
     result = flat.run()

@@ -17,6 +17,7 @@ import pytest
 from progexec.datasets.pysolution.extract import extract_code
 from progexec.datasets.pysolution.official import Gold, accepting_test, official_mean, official_verdict
 from progexec.datasets.pysolution.strict import gold_unit, strict_match, verdicts
+from progexec.core.errors import SetupError
 
 NAN, INF = float("nan"), float("inf")
 
@@ -136,7 +137,7 @@ def test_no_isolation_is_refused_unless_asked(tmp_path: Path, monkeypatch: pytes
     from progexec.datasets.mathqa.bubblewrap import IsolationUnavailable
     from progexec.datasets.pysolution.pool import Pool
     monkeypatch.setattr(bubblewrap, "status", lambda: bubblewrap.Isolation(False, "no bwrap here"))
-    with pytest.raises(IsolationUnavailable):
+    with pytest.raises(SetupError):
         Pool(1)
     gold = [{"question_id": "q", "python_solution": "def solution():\n    return 1", "topic": "t"}]
     (tmp_path / "gold.json").write_text(json.dumps(gold))

@@ -17,7 +17,8 @@ import pytest
 from progexec.cli import main
 from progexec.jsonrecords import ElementScanner, decode_marked, iter_json_list, records_from_text, unreadable_reason
 from progexec.core.limits import Limits
-from progexec.readers import InputError, open_source, read, read_records, source_from_bytes
+from progexec.readers import open_source, read, read_records, source_from_bytes
+from progexec.core.errors import InputError
 from progexec.reward.batch import score_item
 
 GOOD = [{"id": name, "program": f"add(1, {number})", "exe_ans": 1.0 + number}

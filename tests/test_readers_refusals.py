@@ -12,7 +12,8 @@ import pytest
 from progexec.cli import main
 from progexec.inputkinds import JUDGED_RECORDS, PREDICTIONS, REWARD_INPUTS, describe, judge
 from progexec.jsonrecords import Record
-from progexec.readers import InputError, read
+from progexec.readers import read
+from progexec.core.errors import InputError
 
 PROGRAM = {"id": "a", "program": "add(1, 2)", "exe_ans": 3.0}
 FINQA_ITEM = {"id": "f-1", "qa": {"program": "add(1, 2)", "exe_ans": 3.0, "question": "q"}, "table": [],

@@ -14,8 +14,7 @@ from progexec.cli import main
 from progexec.datasets.finqa import finqa_items
 from progexec.readers import read
 from progexec.oracle.classify import FindingKind
-from progexec.report import build_report
-from progexec.report import html_report, json_report, markdown
+from progexec.report import build_report, html_report, json_report, markdown
 
 DATA = Path(__file__).parent / "data"
 SIX_NAIVE = {"HII/2011/page_100.pdf-3", "RE/2010/page_42.pdf-4", "CAT/2017/page_69.pdf-2",

@@ -22,8 +22,7 @@ from progexec.readers import read
 from progexec.report import (REPORT_TYPES, ScoreRun, UnknownFormatError, build_report, render_as, render_html,
                              render_json, render_markdown, render_text, templates, write_html, write_json,
                              write_markdown)
-from progexec.report import html_report, json_report, markdown, score_html, score_json, score_markdown, score_text
-from progexec.report import text_report
+from progexec.report import html_report, json_report, markdown, score_html, score_json, score_markdown, score_text, text_report
 from progexec.report.reporter import Reporter, render
 from progexec.score import load_gold, load_predictions, score_predictions
 

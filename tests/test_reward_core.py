@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from progexec.reward import (MAX_COMPLETION_CHARS, RECORD_KEYS, GoldRecord, GoldRecordError, Policy, RewardStatus,
                              score_completion)

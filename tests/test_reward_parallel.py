@@ -53,7 +53,7 @@ def test_workers_get_raw_lines_and_the_parent_decodes_only_the_judged_records(
     from progexec import jsonrecords
     from progexec.cli import reward_cmd
     from progexec.inputkinds import JUDGED_RECORDS
-    from progexec.limits import DEFAULT_LIMITS
+    from progexec.core.limits import DEFAULT_LIMITS
 
     path, items = gold_input
     lines = path.read_text(encoding="utf-8").splitlines()

@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="progexec serve needs the serve extra")
 
-from progexec.core.limits import DEFAULT_LIMITS, DEFAULT_LIMITS  # noqa: E402
+from progexec.core.limits import DEFAULT_LIMITS  # noqa: E402
 from progexec.reward.remote import response_text  # noqa: E402
 from progexec.reward.server import RewardApp  # noqa: E402
 

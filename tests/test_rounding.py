@@ -11,8 +11,7 @@ import struct
 from fractions import Fraction
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
 from progexec.oracle.rounding import (
     EXACT_MAX_DIGITS, POW10, ROUNDERS, make_two_product_fma, round_exact, round_exact_dekker,

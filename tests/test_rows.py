@@ -15,8 +15,8 @@ import pytest
 
 from progexec.cli import main
 from progexec.integrations import openrlhf, trl, verl
-from progexec.integrations.rows import (DEFAULT_TEMPLATE, RowsError, build_rows, check_template, question_units,
-                                        render_table, table_unit)
+from progexec.integrations.rows import DEFAULT_TEMPLATE, build_rows, check_template, question_units, render_table, table_unit
+from progexec.core.errors import InputError
 from progexec.reward import Policy
 
 FIXTURES = Path(__file__).parent / "data" / "rows"
@@ -129,7 +129,7 @@ def test_ones_own_template(tmp_path: Path) -> None:
                                 answer=[first["answer"]], table=[first["table"]]) == [1.0]
     template.write_text("{question} {passages}")
     assert main(["rows", str(FINQA), "--for", "trl", "--template", str(template), "--out", str(out)]) == 2
-    with pytest.raises(RowsError, match="unknown field"):
+    with pytest.raises(InputError, match="unknown field"):
         check_template("{nope}")
     assert check_template(DEFAULT_TEMPLATE) == DEFAULT_TEMPLATE
 

@@ -50,11 +50,11 @@ def test_public_api_is_curated() -> None:
         assert name in progexec.__all__ and hasattr(progexec, name)
     result = _progexec("--version")
     assert result.returncode == 0 and result.stdout.decode().strip() == f"progexec {progexec.__version__}"
-    from progexec.core.syntax import ProgramSyntaxError
-    from progexec.core.limits import LimitError
-    from progexec.score import ScoreInputError
+    from progexec.core.errors import ProgramSyntaxError
+    from progexec.core.errors import OptionError
+    from progexec.core.errors import InputError
 
-    for error in (progexec.InputError, LimitError, ScoreInputError, ProgramSyntaxError):
+    for error in (progexec.InputError, OptionError, SetupError, OfficialAbort, ProgramSyntaxError):
         assert issubclass(error, progexec.ProgexecError)
 
 
@@ -387,19 +387,31 @@ def test_errors_are_one_root_with_three_kinds_that_say_where() -> None:
     """Every error progexec raises on purpose derives from ProgexecError, and an unusable input is one kind,
     InputError, that carries where it was found as attributes (not only in its text)."""
     from progexec.core.errors import InputError, OptionError, SetupError
-    from progexec.core.syntax import ProgramSyntaxError
+    from progexec.core.errors import ProgramSyntaxError
     from progexec.integrations._gold import AdapterInputError
-    from progexec.datasets.mathqa.score_python import SnippetInputError
-    from progexec.readers import InputError as ReadersInputError, read
+    from progexec.core.errors import InputError
+    from progexec.readers import read
+    from progexec.core.errors import InputError as ReadersInputError
     from progexec.reward.gold import GoldRecordError
-    from progexec.score.loading import ScoreInputError
+    from progexec.core.errors import InputError
     from progexec.core.registry import UnknownDialectError
     from progexec.isolation.bwrap import IsolationUnavailable
+    from progexec.core.limits import parse_assignment
 
     assert ReadersInputError is InputError
-    for kind in (ProgramSyntaxError, AdapterInputError, SnippetInputError, GoldRecordError, ScoreInputError):
-        assert issubclass(kind, InputError)
-    assert issubclass(UnknownDialectError, OptionError) and issubclass(IsolationUnavailable, SetupError)
+    # the documented names are the kinds themselves: one class per way a caller reacts
+    assert AdapterInputError is InputError and GoldRecordError is InputError and IsolationUnavailable is SetupError
+    assert issubclass(ProgramSyntaxError, InputError)
+    with pytest.raises(InputError) as gold:
+        GoldRecord.from_mapping({"answer": []})
+    assert gold.value.kind == "input"
+    with pytest.raises(InputError):
+        load_gold("/nonexistent/progexec-gold.json")
+    with pytest.raises(OptionError) as dialect:
+        get_dialect("finqq")
+    assert dialect.value.kind == "option" and "finqa" in str(dialect.value)
+    with pytest.raises(OptionError):
+        parse_assignment("no_such_bound=3")
     with pytest.raises(InputError) as raised:
         list(read("/nonexistent/progexec-input.json"))
     assert raised.value.source == "/nonexistent/progexec-input.json" and raised.value.seen == "no such file"

@@ -8,13 +8,13 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, strategies as st
 
-from progexec.core.syntax import ProgramSyntaxError
+from progexec.core.errors import ProgramSyntaxError
 from progexec.datasets.tatqa import read_questions
 from progexec.datasets.tatqa.derivation import parse_and_lower, parse_derivation
 from progexec.datasets.tatqa.execute import FLOAT64, Finding, is_tie, round_half_up, run_derivation
 from progexec.interp.evaluate import evaluate
 from progexec.core.status import Status
-from progexec.limits import Limits, using
+from progexec.core.limits import Limits, using
 
 
 @pytest.mark.parametrize(("text", "program"), [

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from progexec.datasets.tatqa.metric import Reason, numpy_round_2, score_question
-from progexec.datasets.tatqa.normalize import OfficialAbort, answer_string, is_number, normalize_answer, scale_to_num, to_number
+from progexec.datasets.tatqa.normalize import answer_string, is_number, normalize_answer, scale_to_num, to_number
+from progexec.core.errors import OfficialAbort
 
 
 def arithmetic(answer: Any, scale: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 import pytest
 
-from progexec.readers import InputError
+from progexec.core.errors import InputError
 from progexec.datasets.tatqa import read_questions, score, score_questions
 from progexec.datasets.tatqa.metric import Reason
 

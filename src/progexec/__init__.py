@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from .core.execution import Execution, MatchReason
     from .core.status import Status
     from .core.item import Item
-    from .readers import InputError, read
+    from .readers import read
+    from .core.errors import InputError
     from .report.model import Report
     from .runner import execute
     from .score.results import ScoreReport
@@ -60,7 +61,7 @@ def run(program: str | Sequence[str], table: list[list[str]] | None = None, *, d
 
     ``dialect`` names a registered dialect (:func:`progexec.datasets.dataset_names`: ``finqa``, ``convfinqa``,
     ``mathqa``, ``multihiertt``, ...); for ``mathqa`` ``program`` is a linear formula whose ``nK`` are the
-    numbers of ``problem``, and ``table`` is unused. An unknown dialect raises ``UnknownDialectError``.
+    numbers of ``problem``, and ``table`` is unused. An unknown dialect raises ``OptionError``.
     """
     from .core.registry import get_dataset as get_dialect
     from .core.item import program_item

@@ -13,16 +13,12 @@ from .core.errors import SetupError
 from .core.item import Item
 from .core.registry import corpus_names, get_dataset
 
-class CorpusMissingError(SetupError):
-    """The package data is missing: the corpus was not built or not installed."""
-
-
 def _rows(name: str) -> list[dict[str, Any]]:
     resource = resources.files("progexec.data").joinpath(name)
     try:
         raw = resource.read_bytes()
     except FileNotFoundError:
-        raise CorpusMissingError(f"embedded corpus {name} is missing; run scripts/build_corpus.py") from None
+        raise SetupError(f"embedded corpus {name} is missing; run scripts/build_corpus.py") from None
     return [json.loads(line) for line in gzip.decompress(raw).decode("utf-8").splitlines()]
 
 
@@ -46,8 +42,8 @@ def corpus_items(name: str) -> Iterator[Item]:
     """The Items of an embedded corpus named as in :data:`CORPUS_NAMES` (``finqa``: every split): the
     dataset named before the colon reads it (:attr:`progexec.core.dataset.Dataset.corpus`)."""
     if name not in CORPUS_NAMES:
-        raise CorpusMissingError(f"unknown embedded corpus {name!r}; known: {', '.join(CORPUS_NAMES)}")
+        raise SetupError(f"unknown embedded corpus {name!r}; known: {', '.join(CORPUS_NAMES)}")
     dataset = get_dataset(name.partition(":")[0])
     if dataset.corpus is None:
-        raise CorpusMissingError(f"embedded corpus {name!r}: dataset {dataset.name!r} has no corpus reader")
+        raise SetupError(f"embedded corpus {name!r}: dataset {dataset.name!r} has no corpus reader")
     return dataset.corpus(name)

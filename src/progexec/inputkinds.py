@@ -22,7 +22,7 @@ from typing import Any
 
 from .core.registry import file_formats
 from .jsonrecords import Record, looks_like_document
-from .textsource import InputError
+from .core.errors import InputError
 
 JUDGED_RECORDS = 100
 """Records, from the start of an input, that the refusal rule judges (the rest is streamed)."""

@@ -27,7 +27,8 @@ from typing import Any
 
 from .jsoncodec import loads, raw_decoder
 from .core.limits import Limits, current
-from .textsource import CHUNK_CHARS, InputError, TextSource, source_from_text
+from .textsource import CHUNK_CHARS, TextSource, source_from_text
+from .core.errors import InputError
 from .core.plural import plural
 
 

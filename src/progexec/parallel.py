@@ -52,8 +52,8 @@ class Engine(str, Enum):
     RAY = "ray"
 
 
-class ParallelError(OptionError):
-    """A chunk could not be run (a worker died, Ray is missing, a chunk came back the wrong size)."""
+ParallelError = OptionError
+"""The documented name of a chunk that could not be run (an :class:`~progexec.errors.OptionError`; the message says what and where)."""
 
 
 @dataclass(frozen=True)
@@ -67,11 +67,11 @@ class ParallelOptions:
 
     def __post_init__(self) -> None:
         if not 1 <= self.jobs <= MAX_JOBS:
-            raise ParallelError(f"jobs must be between 1 and {MAX_JOBS}, not {self.jobs}")
+            raise OptionError(f"jobs must be between 1 and {MAX_JOBS}, not {self.jobs}")
         if self.chunk_size < 1:
-            raise ParallelError(f"chunk size must be at least 1, not {self.chunk_size}")
+            raise OptionError(f"chunk size must be at least 1, not {self.chunk_size}")
         if self.ray_address is not None and self.engine is not Engine.RAY:
-            raise ParallelError(f"a Ray address needs the ray engine, not {self.engine.value}")
+            raise OptionError(f"a Ray address needs the ray engine, not {self.engine.value}")
 
     @classmethod
     def resolve(cls, engine: str | Engine | None = None, jobs: int | None = None,
@@ -85,7 +85,7 @@ class ParallelOptions:
                 chosen = Engine(engine)
             except ValueError:
                 names = ", ".join(e.value for e in Engine)
-                raise ParallelError(f"unknown engine {engine!r} (choose from {names})") from None
+                raise OptionError(f"unknown engine {engine!r} (choose from {names})") from None
         if jobs is None:
             jobs = (os.cpu_count() or 1) if chosen is not Engine.SERIAL else 1
         return cls(chosen, jobs, ray_address, DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size)
@@ -165,7 +165,7 @@ class _Processes(_Backend[T, R]):
             try:
                 return future.result()
             except BrokenProcessPool as error:
-                raise ParallelError(f"a worker process died: {error}") from error
+                raise OptionError(f"a worker process died: {error}") from error
 
         return wait
 
@@ -183,7 +183,7 @@ class _Ray(_Backend[T, R]):
         try:
             ray = importlib.import_module("ray")
         except ImportError:
-            raise ParallelError("the ray engine needs Ray: pip install 'progexec[ray]'") from None
+            raise OptionError("the ray engine needs Ray: pip install 'progexec[ray]'") from None
         self.ray: Any = ray
         self.started = False
         if not ray.is_initialized():
@@ -205,7 +205,7 @@ class _Ray(_Backend[T, R]):
             except errors.RayTaskError:  # the chunk function raised: also an instance of its exception
                 raise
             except errors.RayError as error:
-                raise ParallelError(f"a Ray task failed: {type(error).__name__}: {error}") from error
+                raise OptionError(f"a Ray task failed: {type(error).__name__}: {error}") from error
             return results
 
         return wait
@@ -228,7 +228,7 @@ def parallel_map(function: ChunkFunction[T, R], items: Iterable[T], options: Par
     """``function`` over ``items`` in chunks, yielding one result per item in input order.
 
     The input is read lazily and at most ``options.in_flight`` chunks are outstanding. A chunk
-    whose result has the wrong length, or a worker that dies, raises :class:`ParallelError`;
+    whose result has the wrong length, or a worker that dies, raises :class:`OptionError`;
     an exception raised by ``function`` itself propagates unchanged. ``stats``, when given, is
     filled in as the run goes (items, chunks, seconds).
     """

@@ -19,12 +19,8 @@ from .checker.cases import DEFAULT_CASES, CaseBlock, DigitsPlan, iter_blocks
 from .checker.check import CheckReport, ProgressHook, _keep, check_block, verify_oracle
 from .checker.engine import command_port
 from .checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
-from .core.errors import ProgexecError
+from .core.errors import ProgexecError, OptionError
 from .parallel import ParallelOptions, parallel_map
-
-
-class RounderSpecError(ProgexecError):
-    """A rounder spec that cannot be turned into a rounder in a worker (import failed, not callable)."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +39,7 @@ class RounderSpec:
 
     def __post_init__(self) -> None:
         if (self.python is None) == (self.cmd is None):
-            raise RounderSpecError("a rounder spec names exactly one of python and cmd")
+            raise OptionError("a rounder spec names exactly one of python and cmd")
 
     def rounder(self) -> ExternalRounder:
         """A fresh child-process answerer for this spec."""

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from .inputkinds import DATASET_OR_PROGRAMS, PROGRAMS, Wanted, dataset_format, judged
-from .core.table import TableError, validate_table
+from .core.table import validate_table
+from .core.errors import InputError
 from dataclasses import replace
-
 from .core.dataset import Dataset
 from .core.item import Item, bad_item
 from .core.registry import UnknownDialectError, default_dataset, get_dataset
@@ -37,7 +37,7 @@ from .jsonrecords import (INVALID_UNICODE_ERROR, Record, decode, decode_marked, 
                           iter_json_list, iter_json_lines, iter_records, looks_like_document, read_document,
                           records_from_text, unreadable_reason)
 from .core.limits import Limits
-from .textsource import CHUNK_CHARS, InputError, TextSource, open_source, source_from_bytes, source_from_text
+from .textsource import CHUNK_CHARS, TextSource, open_source, source_from_bytes, source_from_text
 
 # ---------------------------------------------------------------- records to Items, per format
 
@@ -72,7 +72,7 @@ def make_item(item_id: str, program: Any, table: Any, gold: Any, dialect: Datase
     if table is not None:
         try:
             rows = validate_table(table)
-        except TableError as problem:
+        except InputError as problem:
             error = error or str(problem)
     value, has_gold = _gold(gold)
     shown = str(answer) if isinstance(answer, (str, int, float)) and not isinstance(answer, bool) else None

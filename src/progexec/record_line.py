@@ -16,13 +16,14 @@ from typing import Any
 
 from .core.execution import Execution, MatchReason
 from .records import dumps, execution_record
+from .core.errors import ProgexecError
 
 _FLOAT = float.__repr__
 _INT = int.__repr__
 
 
-class _Unexpected(Exception):
-    """A value this writer does not format: the general record path writes the line."""
+_UNEXPECTED = "unexpected_value"
+"""The kind of the ProgexecError for a value this writer does not format: the general record path writes the line."""
 
 
 def _value(value: Any) -> str:
@@ -38,7 +39,7 @@ def _value(value: Any) -> str:
         return '"yes"' if value else '"no"'
     if kind is int:
         return _INT(value)
-    raise _Unexpected
+    raise ProgexecError(kind=_UNEXPECTED)
 
 
 def _raw(value: Any) -> str:
@@ -54,21 +55,23 @@ def _raw(value: Any) -> str:
         return encode_basestring(value)
     if kind is int:
         return _INT(value)
-    raise _Unexpected
+    raise ProgexecError(kind=_UNEXPECTED)
 
 
 def execution_line(execution: Execution) -> str:
     """The record of :func:`~progexec.records.execution_record`, as :func:`~progexec.records.dumps` writes it."""
     try:
         return _line(execution)
-    except _Unexpected:
+    except ProgexecError as error:
+        if error.kind != _UNEXPECTED:
+            raise
         return dumps(execution_record(execution))
 
 
 def _line(execution: Execution) -> str:
     item = execution.item
     if execution.detail is not None:
-        raise _Unexpected  # a dialect's own fields (MathQA, TAT-QA): written by the general path
+        raise ProgexecError(kind=_UNEXPECTED)  # a dialect's own fields (MathQA, TAT-QA): written by the general path
     outcome = execution.outcome
     status = outcome.status
     parts = [f'{{"id": {_raw(item.id) if item is not None else chr(34) * 2}, "status": {encode_basestring(status.label)}, '
@@ -81,7 +84,7 @@ def _line(execution: Execution) -> str:
             parts.append(f', "arg": {_raw(outcome.arg)}')
     official = execution.official
     if not official.valid and item is not None and item.dialect.compares_returned:
-        raise _Unexpected  # the record carries official_returned: written by the general path
+        raise ProgexecError(kind=_UNEXPECTED)  # the record carries official_returned: written by the general path
     parts.append(f', "official_valid": {_raw(official.valid)}, "official_value": {_value(official.value)}')
     if item is not None and item.has_gold:
         parts.append(f', "gold": {_value(item.gold)}')

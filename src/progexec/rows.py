@@ -43,8 +43,8 @@ one: ``the 19 percent interest``)."""
 BLANKS = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 
 
-class RowsError(InputError):
-    """An input, template or output that cannot give rows; the message names it."""
+RowsError = InputError
+"""An input, template or output that cannot give rows (an :class:`InputError`; the message names it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,14 +70,14 @@ def render_table(table: Sequence[Sequence[str]] | None) -> str:
 
 
 def check_template(template: str) -> str:
-    """``template``, or RowsError naming a field it uses that is not one of :data:`FIELDS`."""
+    """``template``, or InputError naming a field it uses that is not one of :data:`FIELDS`."""
     try:
         names = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
     except ValueError as error:
-        raise RowsError(f"the template is not a format string: {error}") from None
+        raise InputError(f"the template is not a format string: {error}") from None
     unknown = sorted(names - set(FIELDS))
     if unknown:
-        raise RowsError(f"the template uses unknown field(s) {unknown}; known: {', '.join(FIELDS)}")
+        raise InputError(f"the template uses unknown field(s) {unknown}; known: {', '.join(FIELDS)}")
     return template
 
 
@@ -123,7 +123,7 @@ def make_gold(where: str, **fields: Any) -> dict[str, Any]:
     try:
         GoldRecord.from_mapping(gold)
     except GoldRecordError as error:
-        raise RowsError(f"{where}: no usable gold ({error})") from None
+        raise InputError(f"{where}: no usable gold ({error})") from None
     return gold
 
 
@@ -189,6 +189,6 @@ def verl_row(spec: RowsSpec, policy: Policy, extra: dict[str, Any], ground_truth
 
 
 __all__ = ["DEFAULT_TEMPLATE", "FIELDS", "TARGETS", "GOLD_FIELDS", "VERL_EXTRA_KEYS", "Example", "Questions",
-           "RowsError", "RowsSpec", "answer_text", "check_template", "make_gold", "question_units", "render_table",
+           "InputError", "RowsSpec", "answer_text", "check_template", "make_gold", "question_units", "render_table",
            "row_unit", "table_unit",
            "text_of", "BLANKS", "VERL_CORPUS_KEYS", "verl_row", "verl_table_text"]

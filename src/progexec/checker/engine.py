@@ -13,15 +13,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Optional
 
-from ..isolation.leash import (DEFAULT_CHUNK, DEFAULT_STALL, DEFAULT_TIMEOUT, MAX_NOTES, Answer, ChildExchange, Fault,
-                               FaultKind, StartError)
-from ..isolation.bwrap import IsolationUnavailable, PortSandbox, python_sandbox, sandbox_for
+from ..isolation.leash import (DEFAULT_CHUNK, DEFAULT_STALL, DEFAULT_TIMEOUT, MAX_NOTES, Answer, ChildExchange,
+                               Fault, FaultKind)
+from ..isolation.bwrap import PortSandbox, python_sandbox, sandbox_for
 from ..isolation.process import READ_SIZE
 from .pychild import READY
+from ..core.errors import SetupError
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_STALL", "DEFAULT_TIMEOUT", "MAX_NOTES", "READY_LINE", "READ_SIZE",
            "Answer", "ChildExchange", "Fault",
-           "FaultKind", "IsolationUnavailable", "PortSandbox", "StartError", "command_port", "python_child_argv", "python_port"]
+           "FaultKind", "PortSandbox", "command_port", "python_child_argv", "python_port"]
 
 READY_LINE: bytes = READY
 """The handshake line of the --python child."""

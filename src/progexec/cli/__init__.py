@@ -20,7 +20,8 @@ from types import ModuleType
 from typing import Any, NoReturn, TextIO
 
 from ..core.limits import limit_help, using
-from .common import EXIT_USAGE, UsageError, closest, internal_error, limits_from, take_written
+from .common import EXIT_USAGE, closest, internal_error, limits_from, take_written
+from ..core.errors import OptionError
 from .. import inputmeter
 
 COMMAND_MODULES: dict[str, str] = {
@@ -151,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in take_written():  # every file a command wrote is named on stderr
             print(f"progexec {args.command_name}: wrote {path}", file=sys.stderr)
         return code
-    except UsageError as error:
+    except OptionError as error:
         print(f"progexec {args.command_name}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -13,13 +13,14 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from ..checker.engine import DEFAULT_TIMEOUT, IsolationUnavailable, StartError, command_port
+from ..checker.engine import DEFAULT_TIMEOUT, command_port
 from ..checker.evaluator.cases import SUITES
 from ..checker.evaluator.check import DEFAULT_CHUNK, ChildEvaluator, EvalReport, run_evaluator_check
 from ..checker.evaluator.output import as_json, as_junit, as_text
 from ..checker.evaluator.pipeline import run_pipelined
 from ..checker.evaluator.protocol import Protocol
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options, json_document, note_written
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, add_check_options, json_document, note_written
+from ..core.errors import OptionError, SetupError
 
 NAME = "check-evaluator"
 HELP = "check a FinQA evaluator port (an external program or a Python function) against the official answers"
@@ -63,32 +64,32 @@ def _port(args: argparse.Namespace, protocol: Protocol) -> tuple[ChildEvaluator,
     if args.python:
         module, sep, func = args.python.partition(":")
         if not sep or not module or not func:
-            raise UsageError(f"--python wants MODULE:FUNC, not {args.python!r}")
+            raise OptionError(f"--python wants MODULE:FUNC, not {args.python!r}")
         port = ChildEvaluator.python(args.python, protocol, args.timeout, args.chunk, isolate=args.isolate)
         name = args.python
     else:
         try:
             argv = shlex.split(args.cmd)
         except ValueError as error:
-            raise UsageError(f"bad --cmd: {error}") from None
+            raise OptionError(f"bad --cmd: {error}") from None
         if not argv:
-            raise UsageError("--cmd is empty")
+            raise OptionError("--cmd is empty")
         argv, sandbox = command_port(argv, args.isolate)
         port, name = ChildEvaluator(argv, protocol, args.timeout, args.chunk, sandbox=sandbox), args.cmd
     try:
         port.start()
-    except (StartError, IsolationUnavailable) as error:
-        raise UsageError(f"cannot start {name}: {error}") from None
+    except SetupError as error:
+        raise OptionError(f"cannot start {name}: {error}") from None
     return port, name
 
 
 def run(args: argparse.Namespace) -> int:
     if args.cases is not None and args.cases < 1:
-        raise UsageError("--cases must be at least 1")
+        raise OptionError("--cases must be at least 1")
     if args.timeout <= 0 or args.chunk < 1:
-        raise UsageError("--timeout must be positive and --chunk at least 1")
+        raise OptionError("--timeout must be positive and --chunk at least 1")
     if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+        raise OptionError("--jobs must be at least 1")
     protocol = Protocol(args.protocol)
     ports: list[ChildEvaluator] = []
     try:
@@ -123,7 +124,7 @@ def _emit(report: EvalReport, args: argparse.Namespace) -> int:
             Path(args.junit).write_text(as_junit(report, args.strict), encoding="utf-8")
             note_written(args.junit)
         except OSError as error:
-            raise UsageError(f"cannot write {args.junit}: {error}") from None
+            raise OptionError(f"cannot write {args.junit}: {error}") from None
     code = EXIT_OK if report.passed(args.strict) else EXIT_DIVERGENCE
     print(_json(report, args) if args.json else as_text(report, args.strict))  # main() guards stdout
     return code

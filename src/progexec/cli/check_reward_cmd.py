@@ -11,14 +11,15 @@ import argparse
 import shlex
 from typing import Optional
 
-from ..checker.reward.caller import DEFAULT_BATCH, DEFAULT_TIMEOUT, SIGNATURES, CallError, RewardCaller, check_url
+from ..checker.reward.caller import DEFAULT_BATCH, DEFAULT_TIMEOUT, SIGNATURES, RewardCaller, check_url
 from ..checker.reward.check import (DEFAULT_CHUNK, DEFAULT_PROBE_CASES, DEFAULT_THRESHOLD, PROBES, CallerFactory,
                                     RewardReport, run_reward_check)
 from ..checker.reward.classes import DEFAULT_FAIL_ON, parse_classes
 from ..checker.reward.output import as_junit, as_text, dumps_json, verdict_line
-from ..checker.reward.suite import DEFAULT_CASES, SuiteError, build_suite
+from ..checker.reward.suite import DEFAULT_CASES, build_suite
 from ..meta import run_meta
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, verdict, write_text
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, verdict, write_text
+from ..core.errors import OptionError, SetupError
 
 NAME = "check-reward"
 HELP = "check an RL reward function against a suite of right and wrong answers, across threads and processes"
@@ -80,9 +81,9 @@ def _range(text: Optional[str]) -> Optional[tuple[float, float]]:
     try:
         low, high = (float(part) for part in text.split(","))
     except ValueError:
-        raise UsageError(f"--range wants LO,HI (e.g. 0,1), not {text!r}") from None
+        raise OptionError(f"--range wants LO,HI (e.g. 0,1), not {text!r}") from None
     if not low <= high:
-        raise UsageError(f"--range: {low:g} is above {high:g}")
+        raise OptionError(f"--range: {low:g} is above {high:g}")
     return low, high
 
 
@@ -90,31 +91,31 @@ def _factory(args: argparse.Namespace) -> tuple[CallerFactory, str, str]:
     if args.python:
         module, sep, func = args.python.partition(":")
         if not sep or not module or not func:
-            raise UsageError(f"--python wants MODULE:FUNC, not {args.python!r}")
+            raise OptionError(f"--python wants MODULE:FUNC, not {args.python!r}")
         return (lambda mode: RewardCaller.python(args.python, args.signature, mode, batch=args.batch,
                                                  timeout=args.timeout)), args.python, args.signature
     if args.url:
         try:
             check_url(args.url, args.allow_remote)
-        except CallError as error:
-            raise UsageError(str(error)) from None
+        except OptionError as error:
+            raise OptionError(str(error)) from None
         return (lambda mode: RewardCaller.url(args.url, mode, batch=args.batch, timeout=args.timeout)), \
             args.url, "openrlhf-http"
     try:
         argv = shlex.split(args.cmd)
     except ValueError as error:
-        raise UsageError(f"bad --cmd: {error}") from None
+        raise OptionError(f"bad --cmd: {error}") from None
     if not argv:
-        raise UsageError("--cmd is empty")
+        raise OptionError("--cmd is empty")
     return (lambda mode: RewardCaller.command(argv, timeout=args.timeout) if mode == "main" else None), \
         args.cmd, "jsonl"
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
     if args.cases < 1 or args.batch < 1 or args.probe_cases < 0:
-        raise UsageError("--cases and --batch must be at least 1, --probe-cases at least 0")
+        raise OptionError("--cases and --batch must be at least 1, --probe-cases at least 0")
     if not args.timeout > 0 or not args.budget > 0:
-        raise UsageError("--timeout and --budget must be positive")
+        raise OptionError("--timeout and --budget must be positive")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -122,16 +123,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         fail_on = parse_classes(args.fail_on)
     except ValueError as error:
-        raise UsageError(f"--fail-on: {error}") from None
+        raise OptionError(f"--fail-on: {error}") from None
     probes = [name.strip() for name in args.probes.split(",") if name.strip()]
     unknown = [name for name in probes if name not in PROBES]
     if unknown:
-        raise UsageError(f"--probes: unknown probe {unknown[0]!r}; known: {', '.join(PROBES)}")
+        raise OptionError(f"--probes: unknown probe {unknown[0]!r}; known: {', '.join(PROBES)}")
     factory, name, signature = _factory(args)
     try:
         suite = build_suite(args.cases, args.seed, args.forms.split(",") if args.forms else None)
-    except SuiteError as error:
-        raise UsageError(str(error)) from None
+    except OptionError as error:
+        raise OptionError(str(error)) from None
     report = RewardReport(name, signature, args.seed, args.threshold, _range(args.value_range), args.reference,
                           fail_on)
     progress = Progress(len(suite), NAME, args.progress)
@@ -143,8 +144,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         run_reward_check(factory, suite, report, probe_cases=args.probe_cases, probes=probes, chunk=DEFAULT_CHUNK,
                          budget=args.budget, progress=update)
-    except CallError as error:
-        raise UsageError(str(error)) from None
+    except OptionError as error:
+        raise OptionError(str(error)) from None
     finally:
         progress.close()
     return _emit(report, args)
@@ -159,11 +160,11 @@ def _emit(report: RewardReport, args: argparse.Namespace) -> int:
     if args.junit:
         _write(args.junit, as_junit(report))
     if args.html:
-        from ..checker.reward.html import HtmlUnavailable, as_html
+        from ..checker.reward.html import as_html
         try:
             _write(args.html, as_html(report, meta))
-        except HtmlUnavailable as error:
-            raise UsageError(str(error)) from None
+        except SetupError as error:
+            raise OptionError(str(error)) from None
     if args.json:
         print(dumps_json(report, meta))  # main() guards stdout
         line = verdict_line(report)

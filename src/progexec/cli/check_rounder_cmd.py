@@ -14,14 +14,14 @@ from typing import Any
 
 from ..checker.cases import DEFAULT_CASES, DigitsPlan
 from ..checker.check import Answerer, CheckReport, run_check
-from ..checker.engine import IsolationUnavailable, StartError, command_port
+from ..checker.engine import command_port
 from ..checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
 from ..checker.output import as_json, as_junit, as_text
-from ..core.errors import ProgexecError
+from ..core.errors import ProgexecError, OptionError, SetupError
 from ..parallel import Engine, ParallelOptions
 from ..parallel_check import run_check_parallel, spec_from_args
 from .parallel_args import add_parallel_arguments, parallel_options
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, UsageError, add_check_options, json_document, note_written
+from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, add_check_options, json_document, note_written
 
 NAME = "check-rounder"
 HELP = "check a rounder (a Python function or an external program) against CPython round, bit for bit"
@@ -65,35 +65,35 @@ def _answerer(args: argparse.Namespace) -> tuple[Answerer, str, ExternalRounder]
     if args.python:
         module, sep, func = args.python.partition(":")
         if not sep or not module or not func:
-            raise UsageError(f"--python wants MODULE:FUNC, not {args.python!r}")
+            raise OptionError(f"--python wants MODULE:FUNC, not {args.python!r}")
         external = ExternalRounder.python(args.python, timeout=args.timeout, chunk=args.chunk, isolate=args.isolate)
         name = args.python
     else:
         try:
             argv = shlex.split(args.cmd)
         except ValueError as error:
-            raise UsageError(f"bad --cmd: {error}") from None
+            raise OptionError(f"bad --cmd: {error}") from None
         if not argv:
-            raise UsageError("--cmd is empty")
+            raise OptionError("--cmd is empty")
         argv, sandbox = command_port(argv, args.isolate)
         external = ExternalRounder(argv, timeout=args.timeout, chunk=args.chunk, sandbox=sandbox)
         name = args.cmd
     try:
         external.start()
-    except (StartError, IsolationUnavailable) as error:
-        raise UsageError(f"cannot start {name}: {error}") from None
+    except SetupError as error:
+        raise OptionError(f"cannot start {name}: {error}") from None
     return external, name, external
 
 
 def run(args: argparse.Namespace) -> int:
     if args.cases < 1:
-        raise UsageError("--cases must be at least 1")
+        raise OptionError("--cases must be at least 1")
     if args.timeout <= 0 or args.chunk < 1:
-        raise UsageError("--timeout must be positive and --chunk at least 1")
+        raise OptionError("--timeout must be positive and --chunk at least 1")
     try:
         plan = DigitsPlan.parse(args.digits)
     except ValueError as error:
-        raise UsageError(str(error)) from None
+        raise OptionError(str(error)) from None
     options = parallel_options(args)
     if options.engine is not Engine.SERIAL:
         return _run_parallel(args, plan, options)
@@ -116,11 +116,11 @@ def run(args: argparse.Namespace) -> int:
 def _run_parallel(args: argparse.Namespace, plan: DigitsPlan, options: ParallelOptions) -> int:
     """The suite's blocks across local processes or a Ray cluster: the serial report, merged in order."""
     if args.search:
-        raise UsageError("--search runs in one process: drop --jobs/--engine to use it")
+        raise OptionError("--search runs in one process: drop --jobs/--engine to use it")
     try:
         argv = shlex.split(args.cmd) if args.cmd else None
     except ValueError as error:
-        raise UsageError(f"bad --cmd: {error}") from None
+        raise OptionError(f"bad --cmd: {error}") from None
     spec = spec_from_args(args.python, argv, args.timeout, args.chunk, args.isolate)
     progress = Progress(args.cases, "check-rounder", args.progress)
     try:
@@ -128,7 +128,7 @@ def _run_parallel(args: argparse.Namespace, plan: DigitsPlan, options: ParallelO
                                     limit=args.examples, progress=lambda done, total: progress.update(done),
                                     nonfinite=args.nonfinite)
     except ProgexecError as error:
-        raise UsageError(str(error)) from None
+        raise OptionError(str(error)) from None
     finally:
         progress.close()
     return _emit(report, args)
@@ -139,7 +139,7 @@ def _search(answer: Answerer, plan: DigitsPlan, args: argparse.Namespace) -> Any
         from ..checker.search import search
         return search(answer, plan, args.seed, args.search, args.allow_sign_of_zero)
     except ImportError:
-        raise UsageError("--search needs hypothesis: pip install 'progexec[test]'") from None
+        raise OptionError("--search needs hypothesis: pip install 'progexec[test]'") from None
 
 
 def _emit(report: CheckReport, args: argparse.Namespace) -> int:
@@ -149,7 +149,7 @@ def _emit(report: CheckReport, args: argparse.Namespace) -> int:
             Path(args.junit).write_text(as_junit(report, args.allow_sign_of_zero), encoding="utf-8")
             note_written(args.junit)
         except OSError as error:
-            raise UsageError(f"cannot write {args.junit}: {error}") from None
+            raise OptionError(f"cannot write {args.junit}: {error}") from None
     code = EXIT_OK if report.passed(args.allow_sign_of_zero) else EXIT_DIVERGENCE
     print(_json(report, args) if args.json else as_text(report, args.allow_sign_of_zero))  # main() guards stdout
     return code

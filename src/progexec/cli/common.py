@@ -11,17 +11,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..core.errors import OptionError
-from ..core.limits import LimitError, Limits, current, from_assignments
-from .progress import Progress as Progress  # re-exported: the commands' progress line
+from ..core.limits import Limits, current, from_assignments
+from .progress import Progress as Progress
 
 EXIT_OK = 0
 EXIT_DIVERGENCE = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
-
-
-class UsageError(OptionError):
-    """Bad arguments or unusable input: exit 2 with a one-line message."""
 
 
 def internal_error(error: BaseException) -> int:
@@ -40,13 +36,13 @@ def note_written(path: str | Path) -> None:
 
 def write_text(path: str | Path, text: str) -> Path:
     """Write ``text`` to ``path`` (UTF-8, ``\\n`` line ends, parent folders created) and record it with
-    :func:`note_written`; UsageError naming the path when it cannot be written."""
+    :func:`note_written`; OptionError naming the path when it cannot be written."""
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8", newline="\n")
     except OSError as error:
-        raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+        raise OptionError(f"cannot write {target}: {error.strerror or error}") from None
     note_written(target)
     return target
 
@@ -66,7 +62,7 @@ def open_output(path: str | None) -> TextIO:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "w", encoding="utf-8", newline="\n")
     except OSError as error:
-        raise UsageError(f"cannot write {path}: {error}") from None
+        raise OptionError(f"cannot write {path}: {error}") from None
     note_written(path)
     return handle
 
@@ -122,8 +118,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
     """The Limits of a command's ``--limit`` options (exit 2 with the bound named when one is bad)."""
     try:
         return from_assignments(getattr(args, "limit", None))
-    except LimitError as error:
-        raise UsageError(str(error)) from None
+    except OptionError as error:
+        raise OptionError(str(error)) from None
 
 
 def progress_for(args: argparse.Namespace, total: int | None, label: str,

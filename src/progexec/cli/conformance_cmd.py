@@ -10,7 +10,8 @@ from pathlib import Path
 
 from ..checker.evaluator.cases import SUITES
 from ..checker.evaluator.conformance import export
-from .common import EXIT_OK, UsageError, note_written
+from .common import EXIT_OK, note_written
+from ..core.errors import OptionError
 from ..core.plural import plural
 
 NAME = "conformance"
@@ -31,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.cases is not None and args.cases < 1:
-        raise UsageError("--cases must be at least 1")
+        raise OptionError("--cases must be at least 1")
     try:
         if args.suite == "reward":
             from ..checker.reward.suite import export as export_reward
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             counts = export(Path(args.directory), args.suite, args.cases, args.seed)
     except OSError as error:
-        raise UsageError(f"cannot write {args.directory}: {error}") from None
+        raise OptionError(f"cannot write {args.directory}: {error}") from None
     for name, count in counts.items():
         print(f"{Path(args.directory) / name}: {plural(count, 'case', grouped=True)}")
         note_written(Path(args.directory) / name)

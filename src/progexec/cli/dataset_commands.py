@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from ..core.limits import Limits, current
 from ..meta import run_meta
-from ..readers import InputError
+from ..core.errors import InputError, OptionError
 from ..records import FORMAT_VERSION, dumps
 from ..datasets.tatqa.data import Question, read_questions
 from ..datasets.tatqa.execute import DerivationResult, run_derivation
@@ -66,12 +66,13 @@ def _markdown(result: TatqaScore, gold: str, pred: str) -> str:
 
 def run_score(args: argparse.Namespace, limits: Limits) -> int:
     """``progexec score --gold TATQA --pred PRED``: exit 0 scored, 1 the official script would stop, 2 bad input."""
-    from ..cli.common import EXIT_DIVERGENCE, EXIT_OK, UsageError, open_output, verdict, write_text
+    from .common import EXIT_DIVERGENCE, EXIT_OK, open_output, verdict, write_text
+    from ..core.errors import OptionError
 
     try:
         result = score(args.gold, args.pred, limits)
     except InputError as error:
-        raise UsageError(str(error)) from None
+        raise OptionError(str(error)) from None
     meta = run_meta([args.gold, args.pred], getattr(args, "argv", None), limits)
     record = score_record(result, args.gold, args.pred, meta)
     items = [question.record() for question in result.questions]
@@ -130,13 +131,13 @@ def item_results(items: Iterable[Item], limits: Limits | None = None) -> Iterato
 def run_report(args: argparse.Namespace, items: Iterable[Item], source: str, sources: list[str],
                limits: Limits) -> int:
     """``progexec report`` on TAT-QA input: report.json, report.md, report.html into ``--out``."""
-    from ..cli.common import EXIT_OK, UsageError, progress_for
+    from .common import EXIT_OK, progress_for
 
     progress = progress_for(args, None, "report", sources)
     try:
         report = build_tatqa_report(item_results(items, limits), source, progress.update)
     except InputError as error:
-        raise UsageError(str(error)) from None
+        raise OptionError(str(error)) from None
     finally:
         progress.close()
     report.meta = run_meta([name for name in sources if name != "-"], None, limits)
@@ -167,7 +168,7 @@ def build_report(sources: list[str], limits: Limits | None = None) -> TatqaRepor
 
 def write_report(report: TatqaReport, out: Path) -> None:
     """report.json, report.md and report.html into ``out``, each named on stderr by the command."""
-    from ..cli.common import write_text
+    from .common import write_text
 
     for name, text in (("report.json", render_json(report)), ("report.md", render_markdown(report)),
                        ("report.html", render_html(report))):

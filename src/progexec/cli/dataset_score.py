@@ -16,10 +16,10 @@ from typing import Any
 from ..core.dataset import DatasetScore, Dialect
 from ..core.registry import corpus_names, get_dataset as get_dialect
 from ..core.limits import using
-from ..readers import InputError, detect_format, read_records
+from ..readers import detect_format, read_records
+from ..core.errors import InputError, OptionError
 from ..records import FORMAT_VERSION, dumps
-from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, command_meta, limits_from, open_output, verdict,
-                     write_text)
+from .common import EXIT_DIVERGENCE, EXIT_OK, command_meta, limits_from, open_output, verdict, write_text
 from .dialect_args import chosen_dialect
 
 
@@ -34,7 +34,7 @@ def _values(source: str, what: str) -> list[Any]:
         for record in read_records(source):
             values.append(record.value if record.error is None else None)
     except InputError as error:
-        raise UsageError(f"{what}: {error}") from None
+        raise OptionError(f"{what}: {error}") from None
     for index, value in enumerate(values):  # a top-level list read as one document
         if isinstance(value, list) and len(values) == 1 and index == 0:
             return list(value)
@@ -90,9 +90,9 @@ def run_dataset_score(args: argparse.Namespace, dialect: Dialect) -> int:
         gold = _values(args.gold, "--gold")
         predictions = _values(args.pred, "--pred")
         if not gold:
-            raise UsageError(f"{args.gold}: no gold records")
+            raise OptionError(f"{args.gold}: no gold records")
         if not predictions:
-            raise UsageError(f"{args.pred}: no prediction records")
+            raise OptionError(f"{args.pred}: no prediction records")
         result = dialect.score(gold, predictions)
     meta = command_meta(args, [args.gold, args.pred])
     record = {"format_version": FORMAT_VERSION, "meta": meta, "gold": args.gold, "pred": args.pred,

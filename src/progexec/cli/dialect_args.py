@@ -6,10 +6,10 @@ import argparse
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
-from ..core.registry import get_dataset
-from ..core.registry import UnknownDialectError, dataset_names as dialect_names, get_dataset as get_dialect
+from ..core.registry import get_dataset, UnknownDialectError, dataset_names as dialect_names, get_dataset as get_dialect
 from ..core.item import Item
-from .common import UsageError
+from ..core.errors import OptionError
+from ..datasets import dialect_names, get_dialect
 
 
 def add_dialect_argument(parser: argparse.ArgumentParser, what: str = "every item") -> None:
@@ -26,8 +26,8 @@ def chosen_dialect(args: argparse.Namespace) -> str | None:
         return None
     try:
         return get_dialect(name).name
-    except UnknownDialectError as error:
-        raise UsageError(str(error)) from None
+    except OptionError as error:
+        raise OptionError(str(error)) from None
 
 
 def with_dialect(items: Iterable[Item], name: str | None) -> Iterator[Item]:

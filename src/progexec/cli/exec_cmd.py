@@ -13,18 +13,17 @@ from itertools import chain, islice
 from ..corpus import CORPUS_NAMES
 from ..core.item import Item
 from ..core.registry import corpus_shortcuts, get_dataset, option_dataset_names
-from ..datasets.mathqa.execute import MathQAResult
+from ..datasets.mathqa.execute import MathQAResult, Semantics
 from ..core.limits import Limits, using
-from ..readers import InputError, read
+from ..readers import read
+from ..core.errors import InputError, OptionError
 from ..record_line import execution_line
-from ..datasets.mathqa.execute import Semantics
 from ..parallel import PerItem, parallel_map
 from ..runner import execute, stopped_by_clock
 from .mathqa_cmd import add_semantics_argument, semantics_from
 from .parallel_args import add_parallel_arguments, parallel_options
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
-from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from, open_output, progress_for,
-                     verdict, write_summary)
+from .common import EXIT_DIVERGENCE, EXIT_OK, add_batch_options, limits_from, open_output, progress_for, verdict, write_summary
 from ..core.plural import plural
 
 NAME = "exec"
@@ -56,7 +55,7 @@ def stream_items(sources: list[str]) -> Iterator[Item]:
         try:
             yield from read(source)
         except InputError as error:
-            raise UsageError(str(error)) from None
+            raise OptionError(str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,14 +10,14 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
 from ..datasets.mathqa.corpus import MATHQA_SPLITS, mathqa_records
-from ..datasets.mathqa.execute import MATHQA_FILE as MATHQA
-from ..datasets.mathqa.execute import Semantics, SemanticsError, check_semantics
+from ..datasets.mathqa.execute import MATHQA_FILE as MATHQA, Semantics, check_semantics
+from ..core.errors import OptionError, InputError
 from ..datasets.mathqa.ops import MATHQA_OPS
 from ..parallel import PerItem, parallel_map
-from ..readers import InputError, read_records
+from ..readers import read_records
 from ..records import dumps
 from .parallel_args import add_parallel_arguments, parallel_options
-from .common import EXIT_OK, UsageError, add_batch_options, open_output, progress_for, write_summary
+from .common import EXIT_OK, add_batch_options, open_output, progress_for, write_summary
 from ..core.plural import plural
 
 if TYPE_CHECKING:
@@ -51,12 +51,12 @@ def add_semantics_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def semantics_from(args: argparse.Namespace) -> Semantics:
-    """The chosen semantics, checked usable (numpy and scipy present for trax); UsageError otherwise."""
+    """The chosen semantics, checked usable (numpy and scipy present for trax); OptionError otherwise."""
     semantics = Semantics(args.semantics)
     try:
         check_semantics(semantics, False, MATHQA_OPS)
-    except SemanticsError as error:
-        raise UsageError(str(error)) from None
+    except OptionError as error:
+        raise OptionError(str(error)) from None
     return semantics
 
 
@@ -70,7 +70,7 @@ def _records(args: argparse.Namespace) -> Iterator[Any]:
         for record in read_records(args.input, wanted=MATHQA, document=False):
             yield record.value if record.error is None else None
     except InputError as error:
-        raise UsageError(str(error)) from None
+        raise OptionError(str(error)) from None
 
 
 def _translate(numbered: tuple[int, Any], semantics: Semantics) -> PythonItem | None:

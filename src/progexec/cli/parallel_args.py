@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..parallel import DEFAULT_CHUNK_SIZE, Engine, ParallelError, ParallelOptions
-from .common import UsageError
+from ..parallel import DEFAULT_CHUNK_SIZE, Engine, ParallelOptions
+from ..core.errors import OptionError
 
 
 def add_parallel_arguments(parser: argparse.ArgumentParser, chunk_size: int = DEFAULT_CHUNK_SIZE) -> None:
@@ -25,5 +25,5 @@ def parallel_options(args: argparse.Namespace) -> ParallelOptions:
     """The options the flags mean; a bad combination is a usage error."""
     try:
         return ParallelOptions.resolve(args.engine, args.jobs, args.ray_address, args.chunk_size)
-    except ParallelError as error:
-        raise UsageError(str(error)) from None
+    except OptionError as error:
+        raise OptionError(str(error)) from None

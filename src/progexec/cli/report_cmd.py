@@ -9,12 +9,10 @@ from itertools import chain
 from pathlib import Path
 
 from ..core.limits import using
-from ..readers import InputError
-from ..report import build_report, write_html, write_json, write_markdown
-from ..report import json_report, text_report
+from ..core.errors import InputError, OptionError
+from ..report import build_report, write_html, write_json, write_markdown, json_report, text_report
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
-from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, limits_from,
-                     note_written, progress_for, verdict)
+from .common import EXIT_DIVERGENCE, EXIT_OK, add_batch_options, limits_from, note_written, progress_for, verdict
 from .exec_cmd import stream_items
 from .parallel_args import add_parallel_arguments, parallel_options
 from ..core.plural import plural
@@ -60,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             report = build_report(items, _source(args.inputs), progress.update, limits, parallel_options(args))
         except InputError as error:
-            raise UsageError(str(error)) from None
+            raise OptionError(str(error)) from None
         finally:
             progress.close()
     out = Path(args.out)
@@ -72,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         for name in ("report.json", "report.md", "report.html"):
             note_written(out / name)
     except OSError as error:
-        raise UsageError(f"cannot write the report to {out}: {error}") from None
+        raise OptionError(f"cannot write the report to {out}: {error}") from None
     summary = json_report.summary(report)
     clock = summary["stopped_by_clock"]
     if clock:

@@ -22,12 +22,14 @@ from typing import Any
 from ..inputkinds import JUDGED_RECORDS, REWARD_INPUTS, judge, judged
 from ..jsonrecords import Record, input_shape, iter_json_list, iter_raw_lines, line_record
 from ..parallel import PerItem, chunked, parallel_map
-from ..readers import InputError
-from ..reward.batch import LineChunk, score_line_chunk, score_records
+from ..readers import read_records
+from ..core.errors import InputError, OptionError
+from ..reward.batch import LineChunk, score_line_chunk, score_records, score_chunk
 from ..textsource import open_source
 from ..reward.gold import GoldRecordError, parse_policy
+from ..records import dumps
 from ..reward.model import Policy
-from .common import EXIT_OK, UsageError, add_batch_options, open_output, progress_for, write_summary
+from .common import EXIT_OK, add_batch_options, open_output, progress_for, write_summary
 from .parallel_args import add_parallel_arguments, parallel_options
 from ..core.plural import plural
 
@@ -59,7 +61,7 @@ def read_chunks(path: str, size: int = CHUNK_LINES) -> Iterator[LineChunk | list
     try:
         opened = open_source(path)
     except InputError as error:
-        raise UsageError(str(error)) from None
+        raise OptionError(str(error)) from None
     try:
         head = opened.peek()
         if input_shape(opened) == "list":
@@ -81,7 +83,7 @@ def read_chunks(path: str, size: int = CHUNK_LINES) -> Iterator[LineChunk | list
             yield first, [_over_long(first + offset) if text is None else text for offset, text in enumerate(chunk)]
             first += len(chunk)
     except InputError as error:
-        raise UsageError(str(error)) from None
+        raise OptionError(str(error)) from None
     finally:
         opened.close()
 
@@ -114,8 +116,8 @@ def score_stream(chunks: Iterable[list[Record]], default: Policy | None, args: a
 def run(args: argparse.Namespace) -> int:
     try:
         default = parse_policy(args.policy) if args.policy else None
-    except GoldRecordError as error:
-        raise UsageError(str(error)) from None
+    except InputError as error:
+        raise OptionError(str(error)) from None
     chunks = read_chunks(args.input, parallel_options(args).chunk_size)
     first = next(chunks, None)  # the input is judged (and refused) before the output is opened
     out = open_output(args.out)

@@ -11,9 +11,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..integrations.rows import DEFAULT_TEMPLATE, TARGETS, RowsError, build_rows, check_template, write_rows
+from ..integrations.rows import DEFAULT_TEMPLATE, TARGETS, build_rows, check_template, write_rows
 from ..reward.model import Policy
-from .common import EXIT_OK, UsageError, note_written
+from .common import EXIT_OK, note_written
+from ..core.errors import OptionError, InputError
 from ..core.plural import plural
 
 NAME = "rows"
@@ -47,11 +48,11 @@ def run(args: argparse.Namespace) -> int:
             try:
                 template = check_template(args.template.read_text(encoding="utf-8"))
             except OSError as error:
-                raise UsageError(f"cannot read the template {args.template}: {error.strerror or error}") from None
+                raise OptionError(f"cannot read the template {args.template}: {error.strerror or error}") from None
         rows = list(build_rows(args.input, args.target, Policy(args.policy), template, args.table_units))
         count = write_rows(rows, out)
-    except RowsError as error:
-        raise UsageError(str(error)) from None
+    except InputError as error:
+        raise OptionError(str(error)) from None
     print(f"progexec rows: {plural(count, args.target + ' row')}", file=sys.stderr)
     note_written(out)  # named on stderr as every command's files are: progexec rows: wrote OUT
     return EXIT_OK

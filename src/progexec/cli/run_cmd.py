@@ -12,11 +12,12 @@ from ..core.registry import dataset_names as dialect_names, get_dataset
 from ..core.item import program_item
 from ..runner import execute
 from ..core.status import Status
-from ..core.table import TableError, validate_table
+from ..core.table import validate_table
+from ..core.errors import InputError, OptionError
 from ..records import dumps, json_value, outcome_fields
 from ..jsonrecords import decode, read_document
-from ..textsource import InputError, open_source
-from .common import EXIT_DIVERGENCE, EXIT_OK, UsageError, limits_from
+from ..textsource import open_source
+from .common import EXIT_DIVERGENCE, EXIT_OK, limits_from
 
 NAME = "run"
 HELP = "execute one program (text, or a JSON token list) and print its answer"
@@ -48,30 +49,30 @@ def load_table(path: str | None) -> list[list[str]] | None:
         finally:
             source.close()
     except InputError as error:
-        raise UsageError(f"cannot read table {error}") from None
+        raise OptionError(f"cannot read table {error}") from None
     if record.error is not None:
-        raise UsageError(f"cannot read table {path}: {record.error}")
+        raise OptionError(f"cannot read table {path}: {record.error}")
     data: Any = record.value
     if isinstance(data, dict):
         data = data.get("table")
     try:
         return validate_table(data)
-    except TableError as error:
-        raise UsageError(f"table {path}: {error}") from None
+    except InputError as error:
+        raise OptionError(f"table {path}: {error}") from None
 
 
 def _program_text(args: argparse.Namespace) -> str:
     if args.file is not None and args.program is not None:
-        raise UsageError("give the program either as an argument or with --file, not both")
+        raise OptionError("give the program either as an argument or with --file, not both")
     if args.file is None and args.program is None:
-        raise UsageError("no program: give it as an argument, - for standard input, or --file PATH")
+        raise OptionError("no program: give it as an argument, - for standard input, or --file PATH")
     if args.program == "-" or args.file == "-":
         return sys.stdin.read().rstrip("\n")
     if args.file is not None:
         try:
             return Path(args.file).read_text(encoding="utf-8").rstrip("\n")
         except (OSError, UnicodeDecodeError) as error:
-            raise UsageError(f"cannot read the program file {args.file}: {error}") from None
+            raise OptionError(f"cannot read the program file {args.file}: {error}") from None
     return str(args.program)
 
 
@@ -81,10 +82,10 @@ def run(args: argparse.Namespace) -> int:
     if text.lstrip().startswith("["):
         record = decode(text, 1, "the token list")  # a huge integer or deep nesting: an error, never a crash
         if record.error is not None:
-            raise UsageError(f"the program looks like a token list but {record.error}")
+            raise OptionError(f"the program looks like a token list but {record.error}")
         tokens = record.value
         if not isinstance(tokens, list) or not all(isinstance(token, str) for token in tokens):
-            raise UsageError("a token list must be a JSON list of strings")
+            raise OptionError("a token list must be a JSON list of strings")
         program: str | list[str] = tokens
     else:
         program = text

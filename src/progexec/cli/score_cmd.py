@@ -16,13 +16,14 @@ from ..report.score_json import ItemsReporter, JsonReporter
 from ..report.score_model import ScoreRun
 from ..report.score_report import write_score_dir
 from ..report.score_text import TextReporter
-from ..score import SCORERS, ScoreInputError, ScoreReport, load_gold, load_predictions, resolve_scorers, score_predictions
+from ..score import SCORERS, ScoreReport, load_gold, load_predictions, resolve_scorers, score_predictions
+from ..core.errors import InputError, OptionError
 from ..score.loading import CORPUS_NAMES
 from ..score.scoring import check_inputs
 from .parallel_args import add_parallel_arguments, parallel_options
 from .dataset_score import dataset_dialect, run_dataset_score
 from .dialect_args import add_dialect_argument
-from .common import (EXIT_DIVERGENCE, EXIT_OK, UsageError, add_batch_options, command_meta, limits_from, note_written,
+from .common import (EXIT_DIVERGENCE, EXIT_OK, add_batch_options, command_meta, limits_from, note_written,
                      open_output, progress_for, suggestion, verdict)
 from ..core.plural import plural
 
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         names = resolve_scorers(args.scorer)
     except KeyError as error:
-        raise UsageError(f"unknown scorer {error.args[0]!r}{suggestion(error.args[0], [*SCORERS, 'all'])}; "
+        raise OptionError(f"unknown scorer {error.args[0]!r}{suggestion(error.args[0], [*SCORERS, 'all'])}; "
                          f"choose from {', '.join(SCORERS)} or all") from None
     limits = limits_from(args)
     with using(limits):
@@ -75,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
             gold = load_gold(args.gold)
             predictions = load_predictions(args.pred)
             check_inputs(gold, predictions, names, args.gold, args.pred)
-        except ScoreInputError as error:
-            raise UsageError(str(error)) from None
+        except InputError as error:
+            raise OptionError(str(error)) from None
         progress = progress_for(args, len(predictions), "score")
         try:
             report = score_predictions(gold, predictions, names, args.gold, args.pred, progress.update,
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             for name in ("score.json", "items.jsonl", "score.md", "score.html"):
                 note_written(Path(args.out) / name)
         except OSError as error:
-            raise UsageError(f"cannot write the scoring report to {Path(args.out)}: {error}") from None
+            raise OptionError(f"cannot write the scoring report to {Path(args.out)}: {error}") from None
     if args.items:
         out = open_output(args.items)
         try:
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
 def _own_scorer_only(args: argparse.Namespace, title: str) -> None:
     """A dataset scored by its own scorer runs no other: ``--scorer`` is refused rather than ignored."""
     if args.scorer:
-        raise UsageError(f"{title} gold is scored by its own scorer (every measure it has is reported); "
+        raise OptionError(f"{title} gold is scored by its own scorer (every measure it has is reported); "
                          f"--scorer {' '.join(args.scorer)} does not apply (the --scorer names are FinQA's and "
                          "ConvFinQA's)")
 

@@ -14,18 +14,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..datasets.mathqa.sandbox import IsolationUnavailable, SandboxLimits, default_jobs, require_isolation
-from ..datasets.mathqa.score_python import DEFAULT_REL_TOL, ItemKind, Line, SnippetInputError, gold_items, predictions, read_records, score
+from ..datasets.mathqa.sandbox import SandboxLimits, default_jobs, require_isolation
+from ..isolation.bwrap import IsolationUnavailable
+from ..datasets.mathqa.score_python import DEFAULT_REL_TOL, ItemKind, Line, gold_items, predictions, read_records, score
+from ..core.errors import InputError, OptionError, SetupError
 from ..datasets.pysolution.datasets import DATASETS, MATHQA_PYTHON, Dataset, detect
 from ..datasets.pysolution.pool import Budget
-from ..datasets.pysolution.scoring import SolutionInputError, load_records
-from ..core.errors import OptionError
+from ..datasets.pysolution.scoring import load_records
 from ..core.registry import solution_commands
 from ..readers import Record
 from ..inputkinds import MATHQA_PYTHON_PREDICTIONS, PYTHON_SOLUTION_GOLD
 from ..records import dumps
-from .common import (EXIT_OK, UsageError, add_batch_options, command_meta, json_document, note_written, progress_for,
-                     write_text)
+from .common import EXIT_OK, add_batch_options, command_meta, json_document, note_written, progress_for, write_text
 
 NAME = "score-python"
 HELP = ("run model-written Python (FinanceMath / DocMath-Eval / FinanceReasoning program-of-thought, MathQA-Python) "
@@ -90,10 +90,10 @@ def prediction_files(entries: list[str]) -> list[str]:
             found = sorted(str(child) for child in path.iterdir()
                            if child.is_file() and child.name.endswith(PRED_SUFFIXES))
             if not found:
-                raise UsageError(f"{entry}: no prediction files (*.json, *.jsonl, *.json.gz) in this directory")
+                raise OptionError(f"{entry}: no prediction files (*.json, *.jsonl, *.json.gz) in this directory")
             files += found
         elif entry != "-" and not path.exists():
-            raise UsageError(f"{entry}: no such file or directory")
+            raise OptionError(f"{entry}: no such file or directory")
         else:
             files.append(entry)
     return files
@@ -110,9 +110,9 @@ def _dataset(args: argparse.Namespace, records: list[Record]) -> tuple[Dataset, 
     if args.gold != "-":  # the readers' refusal names what the file is and what was wanted
         try:
             read_records(args.gold, PYTHON_SOLUTION_GOLD)
-        except SnippetInputError as error:
-            raise UsageError(str(error)) from None
-    raise UsageError(f"{args.gold}: no record in a known shape (FinanceMath/DocMath-Eval: question_id and "
+        except InputError as error:
+            raise OptionError(str(error)) from None
+    raise OptionError(f"{args.gold}: no record in a known shape (FinanceMath/DocMath-Eval: question_id and "
                      "python_solution; MathQA-Python: id and answer); pass --dataset")
 
 
@@ -134,20 +134,20 @@ def run(args: argparse.Namespace) -> int:
             or (args.jobs is not None and args.jobs <= 0) \
             or (args.memory_mb is not None and args.memory_mb <= 0) \
             or (args.time_limit is not None and not args.time_limit > 0):
-        raise UsageError("--rel-tol must be >= 0 and --time-limit, --timeout, --memory-mb, --jobs positive")
+        raise OptionError("--rel-tol must be >= 0 and --time-limit, --timeout, --memory-mb, --jobs positive")
     try:
         records = load_records(args.gold)
-    except SolutionInputError as error:
-        raise UsageError(str(error)) from None
+    except InputError as error:
+        raise OptionError(str(error)) from None
     if args.dataset is None:
         for own in solution_commands():  # a dataset with its own scorer (FinanceReasoning)
             if own.is_gold(records):
                 try:
                     return int(own.run(args, records, _Tools()))
                 except OptionError as error:
-                    raise UsageError(str(error)) from None
+                    raise OptionError(str(error)) from None
     if args.check_gold or not args.pred:
-        raise UsageError("--check-gold is for datasets with their own gold check (FinanceReasoning); other "
+        raise OptionError("--check-gold is for datasets with their own gold check (FinanceReasoning); other "
                          "datasets need --pred")
     dataset, gold = _dataset(args, records)
     if dataset is MATHQA_PYTHON:
@@ -163,11 +163,11 @@ def _run_pot(args: argparse.Namespace, dataset: Dataset, gold: list[Record]) -> 
     names = [model_name(path) for path in files]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
-        raise UsageError(f"two prediction files name the same model: {', '.join(repeated)}")
+        raise OptionError(f"two prediction files name the same model: {', '.join(repeated)}")
     try:
         runs = [(name, load_records(path)) for name, path in zip(names, files)]
-    except SolutionInputError as error:
-        raise UsageError(str(error)) from None
+    except InputError as error:
+        raise OptionError(str(error)) from None
     base = Budget.current()
     cpu = args.time_limit if args.time_limit is not None else base.cpu_seconds
     budget = Budget(cpu_seconds=cpu, wall_seconds=max(args.timeout or base.wall_seconds, cpu + 1),
@@ -177,10 +177,10 @@ def _run_pot(args: argparse.Namespace, dataset: Dataset, gold: list[Record]) -> 
     try:
         leaderboard = score_runs(dataset, gold, runs, jobs=args.jobs or 4 * default_jobs(), budget=budget,
                                  unsafe_no_isolation=args.unsafe_no_isolation, progress=progress.update)
-    except IsolationUnavailable as error:
-        raise UsageError(str(error)) from None
-    except SolutionInputError as error:
-        raise UsageError(f"{args.gold}: {error}") from None
+    except SetupError as error:
+        raise OptionError(str(error)) from None
+    except InputError as error:
+        raise OptionError(f"{args.gold}: {error}") from None
     finally:
         progress.close()
     if leaderboard.isolation.startswith("none"):
@@ -197,7 +197,7 @@ def _run_pot(args: argparse.Namespace, dataset: Dataset, gold: list[Record]) -> 
         try:
             pages = write_pages(leaderboard, out)
         except OSError as error:
-            raise UsageError(f"cannot write the pages to {out}: {error.strerror or error}") from None
+            raise OptionError(f"cannot write the pages to {out}: {error.strerror or error}") from None
         for page in pages:
             note_written(page)
     if args.json:
@@ -211,18 +211,18 @@ def _run_pot(args: argparse.Namespace, dataset: Dataset, gold: list[Record]) -> 
 
 def _run_mathqa(args: argparse.Namespace, lines: list[Line]) -> int:
     if len(args.pred) != 1:
-        raise UsageError("MathQA-Python takes one prediction file ({id, code})")
+        raise OptionError("MathQA-Python takes one prediction file ({id, code})")
     gold = gold_items(lines)
     try:
         predicted = predictions(read_records(Path(args.pred[0]), MATHQA_PYTHON_PREDICTIONS))
-    except SnippetInputError as error:
-        raise UsageError(str(error)) from None
+    except InputError as error:
+        raise OptionError(str(error)) from None
     if not any(item.problem is not ItemKind.BAD_INPUT for item in gold):
-        raise UsageError(f"{args.gold}: no usable gold record (each needs an 'id' and a numeric 'answer')")
+        raise OptionError(f"{args.gold}: no usable gold record (each needs an 'id' and a numeric 'answer')")
     try:
         isolation = require_isolation(args.unsafe_no_isolation)
-    except IsolationUnavailable as error:
-        raise UsageError(str(error)) from None
+    except SetupError as error:
+        raise OptionError(str(error)) from None
     if not isolation.available:
         print(f"score-python: WARNING: running model code WITHOUT isolation ({isolation.reason}); "
               "it can read your files and signal this process", file=sys.stderr)

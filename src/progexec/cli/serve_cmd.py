@@ -15,7 +15,8 @@ from types import FrameType
 from ..core.limits import current
 from ..reward.gold import parse_policy
 from ..reward.model import Policy
-from .common import EXIT_OK, UsageError
+from .common import EXIT_OK
+from ..core.errors import OptionError
 from ..core.plural import plural
 
 NAME = "serve"
@@ -36,13 +37,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port must be 0..65535, got {args.port}")
+        raise OptionError(f"--port must be 0..65535, got {args.port}")
     if not 1 <= args.workers <= current().max_serve_workers:
-        raise UsageError(f"--workers must be 1..{current().max_serve_workers}, got {args.workers}")
+        raise OptionError(f"--workers must be 1..{current().max_serve_workers}, got {args.workers}")
     try:
         from ..reward import http_run
     except ImportError as error:
-        raise UsageError(f"{EXTRA_HINT}; {error}") from None
+        raise OptionError(f"{EXTRA_HINT}; {error}") from None
     from ..reward.server import RewardApp
 
     limits = current()  # the command's --limit values (main installs them)
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         sock = http_run.listening_socket(args.host, args.port)
     except OSError as error:
-        raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
+        raise OptionError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
     host, port = sock.getsockname()[:2]
     url = f"http://[{host}]:{port}" if ":" in str(host) else f"http://{host}:{port}"
 

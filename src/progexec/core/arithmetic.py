@@ -42,14 +42,20 @@ class RefusalCause(enum.Enum):
 
 
 class Refusal(ProgexecError):
-    """Raised inside an arithmetic when a value cannot be produced; carries the contract status and,
-    for the oracle's arithmetics, the cause."""
+    """A value that cannot be produced: raised inside an arithmetic, by the interpreter for a step it
+    refuses, and by the flat compiler for a program it cannot lower. Carries the contract status, for the
+    oracle's arithmetics the cause, and where known the location (0-based ``step``, 1-based ``arg``)."""
 
-    def __init__(self, status: Status, message: str, cause: RefusalCause | None = None) -> None:
+    kind = "refusal"
+
+    def __init__(self, status: Status, message: str, cause: RefusalCause | None = None, *,
+                 step: int | None = None, arg: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.cause = cause
+        self.step = step
+        self.arg = arg
 
 
 class Arithmetic(Protocol[V]):

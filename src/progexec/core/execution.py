@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from .nodes import Program
 from .outcome import Outcome
 from .status import Status
-from .syntax import ProgramSyntaxError
+from .errors import ProgramSyntaxError
 from .verdict import OfficialVerdict
 
 if TYPE_CHECKING:

@@ -179,9 +179,9 @@ class Limits:
             value = getattr(self, item.name)
             if item.name == "interval_precisions":
                 if not value or any(not isinstance(bits, int) or bits < 53 for bits in value):
-                    raise LimitError("interval_precisions needs at least one precision of 53 bits or more")
+                    raise OptionError("interval_precisions needs at least one precision of 53 bits or more")
             elif isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise LimitError(f"limit {item.name} must be a non-negative number, not {value!r}")
+                raise OptionError(f"limit {item.name} must be a non-negative number, not {value!r}")
 
     def with_(self, **changes: Any) -> Limits:
         """A copy with some bounds changed (checked like the constructor)."""
@@ -199,10 +199,6 @@ class Limits:
         defaults are the version's, so adding a bound changes no output of a run that keeps the defaults)."""
         defaults = DEFAULT_LIMITS.record()
         return {name: value for name, value in self.record().items() if value != defaults[name]}
-
-
-class LimitError(OptionError):
-    """An unknown limit name or a value of the wrong kind."""
 
 
 DEFAULT_LIMITS = Limits()
@@ -248,11 +244,11 @@ def set_limit(name: str, value: Any) -> Any:
 
 
 def parse_assignment(text: str) -> tuple[str, Any]:
-    """``NAME=VALUE`` (as given to ``--limit``) -> (name, typed value); raise LimitError when malformed."""
+    """``NAME=VALUE`` (as given to ``--limit``) -> (name, typed value); raise OptionError when malformed."""
     name, equals, raw = text.partition("=")
     name = name.strip().replace("-", "_")
     if not equals:
-        raise LimitError(f"--limit expects NAME=VALUE, got {text!r}")
+        raise OptionError(f"--limit expects NAME=VALUE, got {text!r}")
     kind = type(getattr(DEFAULT_LIMITS, _lookup(name)))
     try:
         if kind is tuple:
@@ -262,8 +258,8 @@ def parse_assignment(text: str) -> tuple[str, Any]:
             value = kind(raw)
             if value < 0:
                 raise ValueError("must not be negative")
-    except (ValueError, LimitError) as error:
-        raise LimitError(f"bad value {raw!r} for limit {name}: {error}") from None
+    except (ValueError, OptionError) as error:
+        raise OptionError(f"bad value {raw!r} for limit {name}: {error}") from None
     return name, value
 
 
@@ -277,7 +273,7 @@ def _lookup(name: str) -> str:
     if name not in LIMIT_DOCS:
         close = [known for known in LIMIT_DOCS if name and (name in known or known in name)]
         hint = f" (did you mean {close[0]}?)" if close else ""
-        raise LimitError(f"unknown limit {name!r}{hint}; known limits: {', '.join(LIMIT_DOCS)}")
+        raise OptionError(f"unknown limit {name!r}{hint}; known limits: {', '.join(LIMIT_DOCS)}")
     return name
 
 
@@ -364,6 +360,6 @@ def limit_help() -> str:
             + ", ".join(LIMIT_DOCS))
 
 
-__all__ = ["Limits", "DEFAULT_LIMITS", "LIMIT_DOCS", "LimitError", "ItemTimeLimitExceeded", "current", "using",
+__all__ = ["Limits", "DEFAULT_LIMITS", "LIMIT_DOCS", "ItemTimeLimitExceeded", "current", "using",
            "get_limit", "set_limit", "parse_assignment", "from_assignments", "check_deadline",
            "run_with_time_limit", "run_with_deadline", "limit_help"]

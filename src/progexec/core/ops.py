@@ -82,14 +82,10 @@ def subset(ops: OpTable, names: Sequence[str]) -> dict[str, OpSpec]:
     return {name: ops[name] for name in names}
 
 
-class MissingOpSemantics(ProgexecError, TypeError):
-    """An arithmetic lacks the method an op table names: a programming error, raised at import."""
-
-
 def require_methods(arithmetic: type, ops: OpTable = FINQA_OPS) -> type:
     """Check at import that ``arithmetic`` implements every op of ``ops`` (never a silent fallback)."""
     missing = sorted(spec.name for spec in ops.values()
                      if spec.method is not None and spec.unsupported is None and not hasattr(arithmetic, spec.method))
     if missing:
-        raise MissingOpSemantics(f"{arithmetic.__name__} has no semantics for the ops {', '.join(missing)}")
+        raise ProgexecError(f"{arithmetic.__name__} has no semantics for the ops {', '.join(missing)}")
     return arithmetic

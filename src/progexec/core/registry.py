@@ -27,8 +27,8 @@ ENTRY_POINT_GROUP = "progexec.datasets"
 """The entry point group a third-party dataset registers in: ``name = "module:RECORD"``."""
 
 
-class UnknownDialectError(OptionError):
-    """A dataset name no registry entry has."""
+UnknownDialectError = OptionError
+"""A dataset name no registry entry has (an :class:`OptionError`)."""
 
 
 _LOADED: dict[str, Dataset] = {}

@@ -16,23 +16,19 @@ Table = Sequence[Sequence[str]]
 _STR_ONLY = frozenset({str})
 
 
-class TableError(InputError):
-    """The table is not a list of lists of strings."""
-
-
 def validate_table(table: Any) -> list[list[str]]:
-    """Check the shape of a table from JSON; raise TableError naming the bad row or cell."""
+    """Check the shape of a table from JSON; raise InputError naming the bad row or cell."""
     if not isinstance(table, list):
-        raise TableError(f"table must be a list of rows, got {type(table).__name__}")
+        raise InputError(f"table must be a list of rows, got {type(table).__name__}")
     if all(type(row) is list for row in table) and set(map(type, chain.from_iterable(table))) <= _STR_ONLY:
         return table  # the common case: every row a list, every cell a str, checked at C speed
     rows: list[list[str]] = []
     for row_index, row in enumerate(table):
         if not isinstance(row, list):
-            raise TableError(f"table row {row_index} must be a list, got {type(row).__name__}")
+            raise InputError(f"table row {row_index} must be a list, got {type(row).__name__}")
         for cell_index, cell in enumerate(row):
             if not isinstance(cell, str):
-                raise TableError(
+                raise InputError(
                     f"table row {row_index} cell {cell_index} must be a string, got {type(cell).__name__}")
         rows.append(row)
     return rows

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..readers import _item_id
+from ..readers import _item_id, make_item
 from ..core.dataset import Dialect
 from ..grammar.parse import parse_program
 from ..grammar.tokens import official_tokenize
@@ -22,7 +22,6 @@ from ..core.table import Table
 from ..core.item import Item, bad_item
 from ..corpus import convfinqa_records, finqa_records
 from ..jsonrecords import Record
-from ..readers import make_item
 
 FINQA_SPLITS = ("test", "dev", "train")
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from ..corpus import convfinqa_records, finqa_records
 from ..reward import Policy
-from ..rows import Example, Questions, RowsError, RowsSpec, make_gold, text_of, verl_row, verl_table_text
+from ..rows import Example, Questions, RowsSpec, make_gold, text_of, verl_row, verl_table_text
+from ..core.errors import InputError
 from ..core.plural import plural
 
 def _finqa(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[Example]:
@@ -29,7 +30,7 @@ def _convfinqa(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[
     answers = annotation.get("exe_ans_list") or []
     conversation = value.get("id") if isinstance(value.get("id"), str) else fallback
     if not (len(questions) == len(programs) == len(answers)) or not questions:
-        raise RowsError(f"{where} ({conversation}): {plural(len(questions), 'question')}, "
+        raise InputError(f"{where} ({conversation}): {plural(len(questions), 'question')}, "
                         f"{plural(len(programs), 'program')} and {plural(len(answers), 'answer')}; a conversation "
                         "needs one of each per turn")
     table = value.get("table")

@@ -26,11 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.dataset import Dialect
-from ..core.errors import InputError
+from ..core.errors import InputError, ProgramSyntaxError
 from ..core.nodes import Program
-from ..core.syntax import ProgramSyntaxError
 from ..grammar.parse import check_program_length
-from ..grammar.tokens import TokenFormError, parse_tokens, tokens_of_pieces
+from ..grammar.tokens import parse_tokens, tokens_of_pieces
 from ..core.arithmetic import LiteralRule, official_str_to_num
 from ..core.verdict import INVALID, OfficialVerdict
 from ..interp.official import official_verdict
@@ -41,6 +40,7 @@ from ..core.item import Item, bad_item
 from ..jsonrecords import Record
 from ..readers import _item_id, make_item
 from ..core.plural import plural
+from . import Dialect
 
 MULTIHIERTT_LITERALS = LiteralRule("multihiertt", removed="$,-%", percent=False, const_marker="const_")
 """``str_to_num``: ``$ , - %`` removed, ``float``, then ``const_`` (``const_m1`` is -1)."""
@@ -57,13 +57,13 @@ def tokenize(text: str) -> list[str]:
 def parse(text: str) -> Program:
     """Program text read the way MultiHiertt reads it: its tokenization, then the strict token form.
 
-    Raises ProgramSyntaxError (ProgramTooLongError over ``max_program_chars``) where the tokens are not
+    Raises ProgramSyntaxError (its ``bound`` set over ``max_program_chars``) where the tokens are not
     ``op(``, arg, arg, ``)`` steps; the official model still answers for such text (usually invalid).
     """
     check_program_length(text)
     try:
         return parse_tokens(tokenize(text))
-    except TokenFormError as error:
+    except ProgramSyntaxError as error:
         raise ProgramSyntaxError(f"{error.message} after MultiHiertt's tokenization (split on ',')",
                                  text, 1, 1) from None
 
@@ -185,18 +185,14 @@ def _numbers_match(gold: set[str], predicted: set[str]) -> bool:
     return not gold_numbers or bool(gold_numbers & {word for word in predicted if _is_number(word)})
 
 
-class TooManySpans(InputError):
-    """An answer with more spans than ``max_answer_spans``: the exact alignment is not attempted."""
-
-
 def _best_assignment(scores: list[list[float]]) -> list[float]:
     """``linear_sum_assignment`` on ``-scores`` then ``max_scores``: each gold row's score in a maximum-total
     one-to-one alignment (any optimum gives the same total, and only the total reaches the mean)."""
     rows, columns = len(scores), len(scores[0]) if scores else 0
     bound = current().max_answer_spans
     if min(rows, columns) > bound or max(rows, columns) > 8 * bound:
-        raise TooManySpans(f"an answer of {plural(max(rows, columns), 'span')} is over the limit of {bound} "
-                           f"(max_answer_spans)")
+        raise InputError(f"an answer of {plural(max(rows, columns), 'span')} is over the limit of {bound} "
+                         f"(max_answer_spans)", bound="max_answer_spans")
     transpose = columns > rows
     matrix = [list(row) for row in zip(*scores)] if transpose else scores
     rows, columns = len(matrix), len(matrix[0]) if matrix else 0
@@ -449,7 +445,9 @@ def score_records(gold: Sequence[Any], predictions: Sequence[Any]) -> MultiHiert
         try:
             score = score_item(pred.get("predicted_ans"), pred.get("predicted_program"), qa.get("answer"),
                                qa.get("program"))
-        except TooManySpans as error:
+        except InputError as error:
+            if error.bound != "max_answer_spans":
+                raise
             score = ItemScore(0.0, 0.0, Branch.SPANS, Abort.BAD_SPAN, str(error))
         questions.append(ScoredQuestion(uid, score))
     unknown = tuple(uid for uid in by_uid if uid not in gold_uids)
@@ -462,5 +460,4 @@ def _is_text(value: Any) -> bool:
 
 __all__ = ["MULTIHIERTT", "MULTIHIERTT_LITERALS", "MULTIHIERTT_OPS", "tokenize", "parse", "executed", "evaluated", "returned",
            "normalize_answer", "span_metrics", "numpy_round", "span_vs_program", "score_item", "ItemScore",
-           "Branch", "Abort", "TooManySpans",
-           "ScoredQuestion", "MultiHierttScore", "score_records"]
+           "Branch", "Abort", "ScoredQuestion", "MultiHierttScore", "score_records"]

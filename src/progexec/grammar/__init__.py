@@ -4,7 +4,7 @@ Layer (docs/architecture.md): directly above ``core``. May import ``core`` only.
 """
 
 from ..core.nodes import Arg, Num, Program, Ref, Row, Step, TABLE_OPS
-from ..core.syntax import ProgramSyntaxError
+from ..core.errors import ProgramSyntaxError
 from .parse import parse_program, parse_token_list
 from .tokens import ALL_OPS, official_tokenize
 

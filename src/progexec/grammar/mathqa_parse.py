@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # lark is imported on first parse, not at start-up
     from lark.exceptions import UnexpectedInput
 
 from ..core.nodes import Arg, Input, Num, Program, Ref, Step
-from ..core.syntax import ProgramSyntaxError
+from ..core.errors import ProgramSyntaxError
 from .parse import check_program_length, syntax_error_from
 
 __all__ = ["parse_linear", "parse_annotated", "parse_mathqa", "ProgramSyntaxError"]

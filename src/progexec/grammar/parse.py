@@ -21,10 +21,10 @@ if TYPE_CHECKING:  # lark is imported on first use: the canonical fast path neve
     from lark.exceptions import UnexpectedInput
 
 from ..core.bytecache import memo
-from ..core.syntax import ProgramSyntaxError, ProgramTooLongError
+from ..core.errors import ProgramSyntaxError, ProgramSyntaxError as ProgramSyntaxError
 from ..core.limits import DEFAULT_LIMITS, current
 from ..core.nodes import Num, Program, Step
-from .tokens import ALL_OPS, TokenFormError, is_official_op, official_tokenize, parse_tokens, step_from_parts
+from .tokens import ALL_OPS, is_official_op, official_tokenize, parse_tokens, step_from_parts
 
 MAX_PROGRAM_CHARS = DEFAULT_LIMITS.max_program_chars
 """The default longest program text; the bound in force is ``limits.current().max_program_chars``."""
@@ -117,9 +117,9 @@ def check_program_length(text: str) -> None:
     """Refuse text over ``max_program_chars`` before any parsing (bounded work, both grammars)."""
     bound = current().max_program_chars
     if len(text) > bound:
-        raise ProgramTooLongError(
+        raise ProgramSyntaxError(
             f"program is {plural(len(text), 'character')} long, over the limit of {bound} "
-            f"(max_program_chars)", text[:200], 1, 1)
+            f"(max_program_chars)", text[:200], 1, 1, bound="max_program_chars")
 
 
 def parse_program(text: str) -> Program:
@@ -141,7 +141,7 @@ def parse_program(text: str) -> Program:
     assert isinstance(program, Program)
     try:
         official = parse_tokens(official_tokenize(text))
-    except TokenFormError as error:
+    except ProgramSyntaxError as error:
         return Program(program.steps, program.bare, True, f"official tokenizer: {error.message}")
     if official.bare is not None and program.bare is not None and official.bare.text.strip() == program.bare.text:
         return official  # the bare literal as the official evaluator reads it, surrounding spaces included
@@ -157,12 +157,7 @@ def parse_token_list(tokens: Sequence[str]) -> Program:
     """Parse the official token-list form; raise ProgramSyntaxError naming the bad token."""
     if not all(isinstance(token, str) for token in tokens):
         raise ProgramSyntaxError("every token must be a string", repr(list(tokens)), 1, 1)
-    try:
-        return parse_tokens(list(tokens))
-    except TokenFormError as error:
-        shown = " ".join(tokens)
-        column = sum(len(token) + 1 for token in tokens[:error.position]) + 1
-        raise ProgramSyntaxError(error.message, shown, 1, column) from None
+    return parse_tokens(list(tokens))  # its ProgramSyntaxError points into the tokens joined by spaces
 
 
 def _end_position(text: str) -> tuple[int, int]:

@@ -13,7 +13,7 @@ import re
 from ..core.bytecache import memo
 from ..core.ops import FINQA_OPS
 from ..core.nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
-from ..core.errors import InputError
+from ..core.errors import InputError, ProgramSyntaxError
 
 ALL_OPS: tuple[str, ...] = tuple(FINQA_OPS)
 """The ten FinQA op names in the official order (from the one op table)."""
@@ -39,13 +39,11 @@ def official_step_parts(step: str) -> tuple[str, str, str, str]:
     return step, op, fields[0].strip(), fields[1].strip()
 
 
-class TokenFormError(InputError):
-    """A token list the official structure check (or our stricter one) rejects."""
-
-    def __init__(self, message: str, position: int) -> None:
-        super().__init__(f"{message} (token {position})")
-        self.message = message
-        self.position = position
+def _refuse(message: str, tokens: Sequence[str], position: int) -> ProgramSyntaxError:
+    """The error for a token list the structure check rejects, pointing at the token at ``position``
+    in the tokens joined by spaces."""
+    column = sum(len(token) + 1 for token in tokens[:position]) + 1
+    return ProgramSyntaxError(message, " ".join(tokens), 1, column)
 
 
 def official_tokenize(text: str) -> list[str]:
@@ -99,40 +97,40 @@ def parse_tokens(tokens: Sequence[str]) -> Program:
     """Parse the official token form (``[..., "EOF"]``) into a Program.
 
     Strict: each step must be exactly ``op(``, arg, arg, ``)`` and the list must end
-    with ``EOF``; raises TokenFormError otherwise. An op that is an identifier but not a
+    with ``EOF``; raises ProgramSyntaxError otherwise. An op that is an identifier but not a
     FinQA op (``foo(``) is kept, with ``official_invalid`` set, so that the interpreter
     refuses it as UNKNOWN_OP exactly as it does for the text form.
     """
     if not tokens or tokens[-1] != "EOF":
-        raise TokenFormError("the token list must end with 'EOF'", len(tokens))
+        raise _refuse("the token list must end with 'EOF'", tokens, len(tokens))
     body = tokens[:-1]
     if len(body) == 1:
         only = body[0]
         if "(" in only or ")" in only:
-            raise TokenFormError("a one-token program must be a bare literal", 0)
+            raise _refuse("a one-token program must be a bare literal", tokens, 0)
         return Program((), bare=Num(only))  # unstripped: the official reads " const_m1" as it stands
     if not body:
-        raise TokenFormError("the program has no steps", 0)
+        raise _refuse("the program has no steps", tokens, 0)
     if len(body) % 4:
-        raise TokenFormError("each step must be 'op(', arg, arg, ')'", len(body))
+        raise _refuse("each step must be 'op(', arg, arg, ')'", tokens, len(body))
     steps: list[Step] = []
     unknown_op: str | None = None
     for start in range(0, len(body), 4):
         head, arg1, arg2, close = body[start:start + 4]
         if not head.endswith("(") or head.count("(") != 1 or ")" in head:
-            raise TokenFormError(f"expected 'op(' but found {head!r}", start)
+            raise _refuse(f"expected 'op(' but found {head!r}", tokens, start)
         op = head[:-1]  # no strip: the official check reads token.strip("("), so " add(" is not an op
         if op not in _OP_SET:
             if not _IDENTIFIER.fullmatch(op):
-                raise TokenFormError(f"expected 'op(' but found {head!r}", start)
+                raise _refuse(f"expected 'op(' but found {head!r}", tokens, start)
             unknown_op = unknown_op or op  # an identifier: the interpreter refuses it as UNKNOWN_OP
         if close != ")":
-            raise TokenFormError(f"expected ')' but found {close!r}", start + 3)
+            raise _refuse(f"expected ')' but found {close!r}", tokens, start + 3)
         for offset, arg in ((1, arg1), (2, arg2)):
             if any(c in arg for c in "()|"):
-                raise TokenFormError(f"argument {arg!r} contains '(', ')' or '|'", start + offset)
+                raise _refuse(f"argument {arg!r} contains '(', ')' or '|'", tokens, start + offset)
             if not arg.strip():
-                raise TokenFormError("empty argument", start + offset)
+                raise _refuse("empty argument", tokens, start + offset)
         steps.append(step_from_parts(op, arg1.strip(), arg2.strip()))
     if unknown_op is not None:
         return Program(tuple(steps), None, True, f"official structure check: {unknown_op!r} is not a FinQA op")
@@ -145,6 +143,6 @@ def is_official_op(op: str) -> bool:
 
 
 __all__ = [
-    "official_steps", "official_step_parts", "ALL_OPS", "ARITHMETIC_OPS", "TokenFormError", "official_tokenize", "parse_tokens",
+    "official_steps", "official_step_parts", "ALL_OPS", "ARITHMETIC_OPS", "official_tokenize", "parse_tokens",
     "classify_arg", "step_from_parts", "is_official_op",
 ]

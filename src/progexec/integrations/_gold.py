@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.errors import InputError
-from ..reward import Policy, RewardResult
+from ..reward import Policy, RewardResult, RewardStatus
 from ..reward.gold import GoldRecordError, parse_policy
-from ..reward.remote import UNJUDGEABLE, PayloadError, check_columns
+from ..reward.remote import UNJUDGEABLE, check_columns
 
 GOLD_KEYS = ("answer", "program", "table", "dialect", "options", "policy", "problem", "unit", "scale", "answer_type",
              "python_solution")
@@ -38,10 +38,8 @@ def _plain_table(table: Any) -> Any:
     return table
 
 
-class AdapterInputError(InputError):
-    """A framework handed an adapter something it cannot judge: batch columns of different lengths, no
-    gold column, an unusable gold record, an unknown policy, a completion that is not text. The
-    message names what is missing and where."""
+AdapterInputError = InputError
+"""The documented name of an adapter's refusal (an :class:`~progexec.errors.InputError`; the message says what and where)."""
 
 
 UNUSABLE = UNJUDGEABLE
@@ -50,19 +48,19 @@ UNUSABLE = UNJUDGEABLE
 
 
 def checked_policy(policy: Policy | str | None, where: str) -> Policy | None:
-    """The adapter's policy setting, or AdapterInputError naming it and the known ones."""
+    """The adapter's policy setting, or InputError naming it and the known ones."""
     if policy is None:
         return None
     try:
         return parse_policy(policy)
-    except GoldRecordError as error:
-        raise AdapterInputError(f"{where}: {error}") from None
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
 
 
 def usable(result: RewardResult, where: str) -> RewardResult:
-    """``result``, or AdapterInputError when the item could not be judged at all (see :data:`UNUSABLE`)."""
+    """``result``, or InputError when the item could not be judged at all (see :data:`UNUSABLE`)."""
     if result.status in UNUSABLE:
-        raise AdapterInputError(f"{where}: {result.reason}")
+        raise InputError(f"{where}: {result.reason}")
     return result
 
 
@@ -85,5 +83,5 @@ def batch_columns(where: str, named: Sequence[tuple[str, Any]], unit: tuple[str,
     or not one entry per item of the first."""
     try:
         return check_columns(list(named), unit)
-    except PayloadError as error:
+    except InputError as error:
         raise AdapterInputError(f"{where}: {error}") from None

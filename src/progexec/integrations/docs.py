@@ -30,10 +30,6 @@ class TaskKind(enum.Enum):
     TATQA_ANSWER = "tatqa_answer"  # a TAT-QA answer and scale: the official TAT-QA EM and F1
 
 
-class DocsError(InputError):
-    """A source that gives no usable document (wrong dialect, no gold, unknown split)."""
-
-
 @dataclass(frozen=True, slots=True)
 class TaskSpec:
     """One shipped task: its name, kind, dialect and default source."""
@@ -97,13 +93,13 @@ def finqa_docs(source: str, kind: TaskKind, dialect: str) -> list[dict[str, str]
     """FinQA or ConvFinQA documents from an embedded corpus name or a dataset file, in source order.
 
     Items without a usable gold (a reading error, no ``exe_ans``) are left out; the embedded corpora
-    hold none. Raises DocsError when an item is of another dialect or nothing is left.
+    hold none. Raises InputError when an item is of another dialect or nothing is left.
     """
     questions = _questions(source)
     docs: list[dict[str, str]] = []
     for item in read(source):
         if item.dialect.name != dialect:
-            raise DocsError(f"{source}: item {item.id!r} is {item.dialect.name}, the task needs {dialect}")
+            raise InputError(f"{source}: item {item.id!r} is {item.dialect.name}, the task needs {dialect}")
         if item.error is not None or not item.has_gold or item.program is None:
             continue
         context = _context(item, questions.get(item.id, ""))
@@ -117,7 +113,7 @@ def finqa_docs(source: str, kind: TaskKind, dialect: str) -> list[dict[str, str]
                 "answer": item.answer, "dialect": dialect}
         docs.append({"id": item.id, "prompt": prompt, "target": target, "gold": json.dumps(gold)})
     if not docs:
-        raise DocsError(f"{source}: no {dialect} item with a gold program and answer")
+        raise InputError(f"{source}: no {dialect} item with a gold program and answer")
     if not questions:
         LOGGER.warning("%s holds no question text: the prompts show only the table (fit for checking a "
                        "pipeline, not for measuring a model); pass the dataset file instead", source)
@@ -131,12 +127,12 @@ def mathqa_python_docs(source: str) -> list[dict[str, str]]:
 
     corpus, _, split = source.partition(":")
     if not split or corpus not in dataset_names() or not get_dataset(corpus).option_letters:
-        raise DocsError(f"{source!r}: MathQA-Python documents come from mathqa:test, mathqa:dev or "
+        raise InputError(f"{source!r}: MathQA-Python documents come from mathqa:test, mathqa:dev or "
                         "mathqa:challenge_test")
     try:
         records = mathqa_records(split)
     except ValueError as error:
-        raise DocsError(str(error)) from None
+        raise InputError(str(error)) from None
     return [{"id": item.id, "prompt": f"{item.text}\n", "target": item.code,
              "gold": json.dumps({"id": item.id, "answer": item.answer})}
             for item in translate_all(records)]
@@ -146,7 +142,7 @@ def task_docs(task: str, source: str | None = None, limit: int | None = None) ->
     """The documents of a shipped task (see :data:`TASKS`), from ``source`` or the task's default, at most ``limit``."""
     spec = TASKS.get(task)
     if spec is None:
-        raise DocsError(f"unknown task {task!r}; one of {', '.join(TASKS)}")
+        raise InputError(f"unknown task {task!r}; one of {', '.join(TASKS)}")
     where = source or spec.default_source
     if spec.kind is TaskKind.TATQA_ANSWER:
         from ..datasets.tatqa.harness import tatqa_docs
@@ -158,4 +154,4 @@ def task_docs(task: str, source: str | None = None, limit: int | None = None) ->
     return docs if limit is None else docs[:limit]
 
 
-__all__ = ["TASKS", "TaskKind", "TaskSpec", "DocsError", "task_docs", "finqa_docs", "mathqa_python_docs"]
+__all__ = ["TASKS", "TaskKind", "TaskSpec", "task_docs", "finqa_docs", "mathqa_python_docs"]

@@ -86,7 +86,7 @@ def judge_answer(doc: Mapping[str, Any], completion: str) -> Judgement:
 
 
 def judge_python(doc: Mapping[str, Any], completion: str) -> Judgement:
-    """Run a MathQA-Python snippet in the sandbox (IsolationUnavailable when the machine cannot isolate it)."""
+    """Run a MathQA-Python snippet in the sandbox (SetupError when the machine cannot isolate it)."""
     gold = _gold(doc)
     (result,) = run_snippets([completion], jobs=1)
     correct, kind, reason = judge_snippet(float(gold["answer"]), result, DEFAULT_REL_TOL)

@@ -18,8 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 # Absolute imports: OpenRLHF loads this file by path as a top-level module, not as part of a package.
-from progexec.integrations._gold import AdapterInputError, checked_policy
-from progexec.reward.remote import PayloadError, judge_samples, label_gold, response_text, rewards_record
+from progexec.integrations._gold import AdapterInputError, checked_policy, usable
+from progexec.reward.remote import judge_samples, label_gold, response_text, rewards_record, score_query
+from progexec.core.errors import InputError
 from progexec.reward.request_json import problem
 
 __all__ = ["reward_func", "response_text", "label_gold"]
@@ -30,6 +31,6 @@ def reward_func(queries: Any = None, prompts: Any = None, labels: Any = None, **
     policy = checked_policy(kwargs.get("policy"), "reward_func: policy")
     try:
         results = judge_samples(queries, prompts, labels, policy, problem)
-    except PayloadError as error:
+    except InputError as error:
         raise AdapterInputError(f"reward_func: {error}") from None
     return rewards_record(results)

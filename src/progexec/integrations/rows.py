@@ -21,7 +21,7 @@ from ..core.registry import rows_builders
 from ..corpus import CORPUS_NAMES
 from ..readers import read_records
 from ..reward import Policy
-from ..rows import (DEFAULT_TEMPLATE, FIELDS, GOLD_FIELDS, TARGETS, VERL_EXTRA_KEYS, Example, RowsError, RowsSpec,
+from ..rows import (DEFAULT_TEMPLATE, FIELDS, GOLD_FIELDS, TARGETS, VERL_EXTRA_KEYS, Example, InputError, RowsSpec,
                     BLANKS, answer_text, check_template, question_units, render_table, row_unit,
                     table_unit)
 
@@ -67,19 +67,19 @@ def file_examples(source: str) -> Iterator[Example]:
     try:
         for record in read_records(source):
             if record.error is not None:
-                raise RowsError(f"{source}: {record.where}: {record.error}")
+                raise InputError(f"{source}: {record.where}: {record.error}")
             kind = detect(record.value)
             if kind is None:
                 keys = sorted(record.value)[:12] if isinstance(record.value, Mapping) else type(record.value).__name__
-                raise RowsError(f"{source}: {record.where} is not an official FinQA (qa.question), ConvFinQA "
+                raise InputError(f"{source}: {record.where} is not an official FinQA (qa.question), ConvFinQA "
                                 f"(annotation.dialogue_break) MathQA (Problem, options, correct) or TAT-QA (questions) record; "
                                 f"it has {keys}")
             yield from _builder(kind).read(record.value, f"{source}: {record.where}", f"{stem}-{record.number - 1}")
             count += 1
     except InputError as error:
-        raise RowsError(str(error)) from None
+        raise InputError(str(error)) from None
     if count == 0:
-        raise RowsError(f"{source}: no records")
+        raise InputError(f"{source}: no records")
 
 
 def corpus_examples(name: str) -> Iterator[Example]:
@@ -87,7 +87,7 @@ def corpus_examples(name: str) -> Iterator[Example]:
     corpus = name.partition(":")[0]
     spec = next((spec for spec in _builders() if spec.name == corpus and spec.corpus is not None), None)
     if spec is None or spec.corpus is None:
-        raise RowsError(f"{name}: no rows builder reads this embedded corpus")
+        raise InputError(f"{name}: no rows builder reads this embedded corpus")
     yield from spec.corpus(name)
 
 
@@ -123,14 +123,14 @@ def make_row(example: Example, target: str, policy: Policy, template: str = DEFA
         return {"id": example.id, "prompt": [{"role": "user", "content": prompt}], **columns, **units}
     if target == "openrlhf":
         return {"id": example.id, "input": prompt, "label": json.dumps(gold, ensure_ascii=False), **units}
-    raise RowsError(f"unknown target {target!r}; one of {', '.join(TARGETS)}")
+    raise InputError(f"unknown target {target!r}; one of {', '.join(TARGETS)}")
 
 
 def build_rows(source: str, target: str, policy: Policy = Policy.NUMERIC, template: str = DEFAULT_TEMPLATE,
                table_units: bool = False) -> Iterator[dict[str, Any]]:
-    """Every row of ``source`` for ``target``, in input order (raises RowsError, see the module docstring)."""
+    """Every row of ``source`` for ``target``, in input order (raises InputError, see the module docstring)."""
     if target not in TARGETS:
-        raise RowsError(f"unknown target {target!r}; one of {', '.join(TARGETS)}")
+        raise InputError(f"unknown target {target!r}; one of {', '.join(TARGETS)}")
     check_template(template)
     for example in examples(source):
         yield make_row(example, target, policy, template, table_units)
@@ -141,14 +141,14 @@ def write_rows(rows: Iterable[dict[str, Any]], out: Path) -> int:
     from .verl_rows import write_jsonl, write_parquet  # one writer for both row commands
 
     if out.suffix not in (".parquet", ".jsonl"):
-        raise RowsError(f"{out}: the output's name must end in .parquet or .jsonl")
+        raise InputError(f"{out}: the output's name must end in .parquet or .jsonl")
     out.parent.mkdir(parents=True, exist_ok=True)
     try:
         return write_parquet(rows, out) if out.suffix == ".parquet" else write_jsonl(rows, out)
     except ProgexecError as error:
-        raise RowsError(str(error)) from None
+        raise InputError(str(error)) from None
 
 
-__all__ = ["DEFAULT_TEMPLATE", "FIELDS", "TARGETS", "Example", "RowsError", "build_rows", "check_template",
+__all__ = ["DEFAULT_TEMPLATE", "FIELDS", "TARGETS", "Example", "InputError", "build_rows", "check_template",
            "examples", "make_row", "prompt_text", "question_units", "render_table", "row_unit", "table_unit",
            "write_rows"]

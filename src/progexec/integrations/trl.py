@@ -8,7 +8,7 @@ completion) and every other dataset column as a keyword list; the gold columns r
 completion is a string or a conversation (``[{"role": "assistant", "content": ...}]``: the last
 assistant message is judged). The result is one float per completion, 1.0 or 0.0, or None for a
 row whose answer and program are both empty (TRL's contract for a reward that does not apply to a row,
-as in a dataset mixing tasks). Everything else that cannot be judged raises AdapterInputError
+as in a dataset mixing tasks). Everything else that cannot be judged raises InputError
 naming it: an unknown policy (at construction), a batch without an ``answer`` or ``program``
 column (on the first call; the error lists the columns the batch has), a row whose gold is
 unusable or whose ``policy`` is unknown, a completion that is not text, ``completions`` missing,
@@ -26,6 +26,7 @@ from typing import Any
 from ..reward import Policy, RewardResult, RewardStatus, score_completion
 from ._gold import GOLD_KEYS, AdapterInputError, batch_columns, checked_policy, column, gold_mapping, usable
 from .offload import offloaded
+from ..core.errors import InputError
 
 TRL_COLUMNS = frozenset({"prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric"})
 """Keywords TRL passes that are not dataset columns (left out of the error that lists the columns)."""
@@ -72,7 +73,7 @@ class _ColumnsReward:
         count = len(completions)
         if self.answer_column not in columns and "program" not in columns:
             seen = sorted(key for key in columns if key not in TRL_COLUMNS)
-            raise AdapterInputError(f"{self.__name__}: the batch has no gold column {self.answer_column!r} (nor "
+            raise InputError(f"{self.__name__}: the batch has no gold column {self.answer_column!r} (nor "
                                     f"'program'); its columns are {seen}. Name the answer column with "
                                     "ProgexecReward(answer_column=...) or rename it")
         gold_columns = {key: column(columns, self.answer_column if key == "answer" else key, count,

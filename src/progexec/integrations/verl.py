@@ -13,7 +13,7 @@ per-row policy.
 
 verl's reward contract has no "does not apply": an item that cannot be judged at all (no
 ``ground_truth`` and no program, an unusable gold record, an unknown policy, a completion that is
-not text) raises :class:`~progexec.integrations._gold.AdapterInputError` naming the item and what
+not text) raises :class:`~progexec.integrations._gold.InputError` naming the item and what
 is wrong, rather than a silent 0 the run would learn from.
 """
 
@@ -26,6 +26,7 @@ from typing import Any
 from progexec.integrations._gold import AdapterInputError, batch_columns, checked_policy, gold_mapping, usable
 from progexec.integrations.offload import offloaded
 from progexec.reward import RewardResult, RewardStatus, score_completion
+from progexec.core.errors import InputError
 
 DATA_SOURCE_DIALECTS = {"progexec/finqa": "finqa", "progexec/convfinqa": "convfinqa", "progexec/mathqa": "mathqa"}
 """The ``data_source`` of the rows :mod:`progexec.integrations.verl_rows` writes, and their dialect

@@ -21,18 +21,16 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ProgexecError
+from ..core.errors import ProgexecError, InputError
 from ..core.registry import dataset_names, rows_builders
+from ..corpus import convfinqa_records, finqa_records
+from ..datasets.mathqa.corpus import mathqa_records
 from ..reward import Policy
 from ..rows import VERL_CORPUS_KEYS, Questions, RowsSpec
 from ..core.plural import plural
 
 EXTRA_KEYS = VERL_CORPUS_KEYS
 """The keys of every row's ``extra_info``, in order (None where a dataset has no such field)."""
-
-
-class RowsError(ProgexecError):
-    """A dataset, split or questions file that cannot be turned into rows; the message names it."""
 
 
 def _verl_builders() -> dict[str, RowsSpec]:
@@ -46,12 +44,12 @@ def iter_rows(dataset: str, splits: Iterable[str], policy: Policy = Policy.NUMER
     """The rows of ``dataset``'s ``splits``, in split order then corpus order."""
     builders = _verl_builders()
     if dataset not in builders:
-        raise RowsError(f"unknown dataset {dataset!r}; one of {', '.join(builders)}")
+        raise InputError(f"unknown dataset {dataset!r}; one of {', '.join(builders)}")
     spec = builders[dataset]
     assert spec.verl_rows is not None
     for split in splits:
         if split not in spec.verl_splits:
-            raise RowsError(f"{dataset} has no split {split!r}; one of {', '.join(spec.verl_splits)}")
+            raise InputError(f"{dataset} has no split {split!r}; one of {', '.join(spec.verl_splits)}")
         yield from spec.verl_rows(spec, split, policy, questions or {})
 
 
@@ -62,9 +60,9 @@ def load_questions(path: Path) -> dict[str, list[str]]:
         raw = path.read_bytes()
         data = json.loads(gzip.decompress(raw) if path.suffix == ".gz" else raw)
     except (OSError, ValueError) as error:
-        raise RowsError(f"cannot read questions from {path}: {error}") from None
+        raise InputError(f"cannot read questions from {path}: {error}") from None
     if not isinstance(data, list):
-        raise RowsError(f"{path}: a questions file is a JSON list of items")
+        raise InputError(f"{path}: a questions file is a JSON list of items")
     found: dict[str, list[str]] = {}
     for item in data:
         if not isinstance(item, Mapping) or not isinstance(item.get("id"), str):
@@ -94,7 +92,7 @@ def write_parquet(rows: Iterable[dict[str, Any]], path: Path) -> int:
         pa = importlib.import_module("pyarrow")
         pq = importlib.import_module("pyarrow.parquet")
     except ImportError:
-        raise RowsError("Parquet output needs pyarrow: pip install 'progexec[parquet]' (or write .jsonl)") from None
+        raise InputError("Parquet output needs pyarrow: pip install 'progexec[parquet]' (or write .jsonl)") from None
     table = pa.Table.from_pylist(list(rows))
     pq.write_table(table, path)
     return int(table.num_rows)
@@ -120,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         writer = write_parquet if args.out.suffix == ".parquet" else write_jsonl
         count = writer(rows, args.out)
-    except (RowsError, OSError) as error:
+    except (InputError, OSError) as error:
         print(f"verl_rows: {error}", file=sys.stderr)
         return 2
     missing = sum(row["extra_info"]["question"] is None for row in rows)

@@ -13,7 +13,7 @@ from typing import Any, NoReturn, TypeVar, Union, cast
 
 from ..core.outcome import Outcome
 from ..core.nodes import Arg, Input, Program, Ref, Row, Step
-from ..core.syntax import ProgramSyntaxError, ProgramTooLongError
+from ..core.errors import ProgramSyntaxError
 from ..core.limits import DEFAULT_LIMITS, check_deadline, current
 from ..core.arithmetic import Arithmetic, Refusal, RefusalCause
 from ..core.ops import FINQA_OPS, OpSpec, OpTable
@@ -37,12 +37,6 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-class _Stop(Exception):
-    def __init__(self, status: Status, message: str, step: int | None, arg: int | None,
-                 cause: RefusalCause | None = None) -> None:
-        super().__init__(message)
-        self.status, self.message, self.step, self.arg, self.cause = status, message, step, arg, cause
-
 
 Value = Union[V, bool]
 
@@ -52,32 +46,28 @@ def _number(arith: Arithmetic[V], arg: Arg, results: list[Any], step: int, posit
     """The numeric value of an argument of a number op."""
     if isinstance(arg, Ref):
         if arg.index >= step:
-            raise _Stop(Status.FORWARD_REFERENCE,
-                        f"{arg.text} refers to step {arg.index}, not an earlier step", step, position)
+            raise Refusal(Status.FORWARD_REFERENCE, f"{arg.text} refers to step {arg.index}, not an earlier step", step=step, arg=position)
         value = results[arg.index]
         if isinstance(value, bool):
-            raise _Stop(Status.REFERENCE_TO_BOOLEAN,
-                        f"{arg.text} is a yes/no result used as a number", step, position)
+            raise Refusal(Status.REFERENCE_TO_BOOLEAN, f"{arg.text} is a yes/no result used as a number", step=step, arg=position)
         return cast(V, value)
     if isinstance(arg, Input):
         if arg.index >= len(inputs):
-            raise _Stop(Status.BAD_LITERAL,
-                        f"{arg.text} names input number {arg.index}, but the problem has {len(inputs)}",
-                        step, position)
+            raise Refusal(Status.BAD_LITERAL, f"{arg.text} names input number {arg.index}, but the problem has {len(inputs)}", step=step, arg=position)
         text = inputs[arg.index]
     elif isinstance(arg, Row):
-        raise _Stop(Status.BAD_ARG_KIND, f"a number is needed, not the row name {arg.name!r}", step, position)
+        raise Refusal(Status.BAD_ARG_KIND, f"a number is needed, not the row name {arg.name!r}", step=step, arg=position)
     else:
         text = arg.text
     bound = current().max_literal_chars
     if len(text) > bound:
-        raise _Stop(Status.LIMIT_EXCEEDED,
-                    f"a literal of {plural(len(text), 'character')} is over the limit of {bound} (max_literal_chars)",
-                    step, position)
+        raise Refusal(Status.LIMIT_EXCEEDED,
+                      f"a literal of {plural(len(text), 'character')} is over the limit of {bound} (max_literal_chars)",
+                      step=step, arg=position)
     try:
         return arith.literal(text)
     except Refusal as refusal:
-        raise _Stop(refusal.status, refusal.message, step, position, refusal.cause) from None
+        raise Refusal(refusal.status, refusal.message, refusal.cause, step=step, arg=position) from None
 
 
 def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int,
@@ -88,44 +78,40 @@ def _row(arith: Arithmetic[V], arg: Arg, table: Table | None, step: int,
     large table then costs one pass over the table, not one per step (bounded work).
     """
     if not isinstance(arg, Row):
-        raise _Stop(Status.BAD_ARG_KIND,
-                    f"a table op needs a row name, not {arg}", step, 1)
+        raise Refusal(Status.BAD_ARG_KIND, f"a table op needs a row name, not {arg}", step=step, arg=1)
     if table is None:
-        raise _Stop(Status.MISSING_ROW, "a table op needs a table and the item has none", step, 1)
+        raise Refusal(Status.MISSING_ROW, "a table op needs a table and the item has none", step=step, arg=1)
     if "rows" not in cache:
         cache["empty"] = first_empty_row(table)
         cache["rows"] = row_index(table)
     if cache["empty"] is not None:
-        raise _Stop(Status.EMPTY_ROW, f"table row {cache['empty']} is empty (no name, no cells): the official "
-                    "evaluator cannot read a table with an empty row", step, 1)
+        raise Refusal(Status.EMPTY_ROW, f"table row {cache['empty']} is empty (no name, no cells): the official "
+                    "evaluator cannot read a table with an empty row", step=step, arg=1)
     rows = cache["rows"]
     if arg.name not in rows:
-        raise _Stop(Status.MISSING_ROW, f"no table row is named {arg.name!r}{did_you_mean(arg.name, rows)}", step, 1)
+        raise Refusal(Status.MISSING_ROW, f"no table row is named {arg.name!r}{did_you_mean(arg.name, rows)}", step=step, arg=1)
     cells = rows[arg.name]
     if not cells:
-        raise _Stop(Status.EMPTY_ROW, f"table row {arg.name!r} has no cells", step, 1)
+        raise Refusal(Status.EMPTY_ROW, f"table row {arg.name!r} has no cells", step=step, arg=1)
     values: list[V] = []
     bound = current().max_literal_chars
     for index, cell in enumerate(cells):
         if len(cell) > bound:
-            raise _Stop(Status.LIMIT_EXCEEDED, f"cell {index + 1} of row {arg.name!r} is over "
-                        f"{plural(bound, 'character')} (max_literal_chars)", step, 1)
+            raise Refusal(Status.LIMIT_EXCEEDED, f"cell {index + 1} of row {arg.name!r} is over "
+                          f"{plural(bound, 'character')} (max_literal_chars)", step=step, arg=1)
         try:
             values.append(arith.literal(clean_cell(cell)))
         except Refusal as refusal:
-            raise _Stop(Status.BAD_CELL,
-                        f"cell {index + 1} of row {arg.name!r} ({cell!r}): {refusal.message}", step, 1,
-                        refusal.cause) from None
+            raise Refusal(Status.BAD_CELL, f"cell {index + 1} of row {arg.name!r} ({cell!r}): {refusal.message}", refusal.cause, step=step, arg=1) from None
     return values
 
 
 def _reject_op(spec: OpSpec | None, step: Step, index: int, ops: OpTable) -> NoReturn:
     if spec is None:
-        raise _Stop(Status.UNKNOWN_OP, f"{step.op!r} is not an op of this dialect{did_you_mean(step.op, ops)}",
-                    index, None)
+        raise Refusal(Status.UNKNOWN_OP, f"{step.op!r} is not an op of this dialect{did_you_mean(step.op, ops)}", step=index, arg=None)
     if spec.unsupported is not None:
-        raise _Stop(spec.refusal, spec.unsupported, index, None)
-    raise _Stop(Status.SYNTAX_ERROR, f"{step.op} takes {spec.arity} arguments, not {len(step.args)}", index, None)
+        raise Refusal(spec.refusal, spec.unsupported, step=index, arg=None)
+    raise Refusal(Status.SYNTAX_ERROR, f"{step.op} takes {spec.arity} arguments, not {len(step.args)}", step=index, arg=None)
 
 
 def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Any], table: Table | None,
@@ -143,15 +129,14 @@ def _apply(arith: Arithmetic[V], step: Step, index: int, results: list[Any], tab
             if type(arg) is Ref and arg.index < index:  # the common case, inlined
                 value = results[arg.index]
                 if type(value) is bool:
-                    raise _Stop(Status.REFERENCE_TO_BOOLEAN,
-                                f"{arg.text} is a yes/no result used as a number", index, position)
+                    raise Refusal(Status.REFERENCE_TO_BOOLEAN, f"{arg.text} is a yes/no result used as a number", step=index, arg=position)
                 operands.append(value)
             else:
                 operands.append(_number(arith, arg, results, index, position, inputs))
     try:
         return spec.apply(arith, operands)
     except Refusal as refusal:
-        raise _Stop(refusal.status, refusal.message, index, None, refusal.cause) from None
+        raise Refusal(refusal.status, refusal.message, refusal.cause, step=index, arg=None) from None
 
 
 def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = None,
@@ -183,7 +168,7 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
         for index, step in enumerate(program.steps):
             check_deadline()
             results.append(_apply(arithmetic, step, index, results, table, ops, inputs, cache))
-    except _Stop as stop:
+    except Refusal as stop:
         return Outcome(stop.status, results=tuple(results), step=stop.step, arg=stop.arg, message=stop.message,
                        cause=stop.cause)
     final = results[-1]
@@ -200,7 +185,7 @@ def evaluate(program: Program, arithmetic: Arithmetic[V], table: Table | None = 
 def syntax_outcome(error: ProgramSyntaxError) -> Outcome[Any]:
     """The outcome of program text that cannot be read: ``limit_exceeded`` naming the bound when it is over
     ``max_program_chars`` (in every dialect), else ``syntax_error`` with the parser's message."""
-    status = Status.LIMIT_EXCEEDED if isinstance(error, ProgramTooLongError) else Status.SYNTAX_ERROR
+    status = Status.LIMIT_EXCEEDED if error.bound is not None else Status.SYNTAX_ERROR
     return Outcome(status, message=error.message if status is Status.LIMIT_EXCEEDED else str(error))
 
 

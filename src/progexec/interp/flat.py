@@ -177,19 +177,12 @@ def _arithmetic(op: Op, a: float, b: float) -> float | bool:
     return _FLOAT64.greater(a, b)
 
 
-class CompileError(InputError):
-    """The program cannot be lowered to the flat form (a literal, row or cell is refused)."""
-
-    def __init__(self, status: Status, step: int, message: str) -> None:
-        super().__init__(f"step {step}: {message}")
-        self.status, self.step, self.message = status, step, message
-
-
 def compile_program(program: Program, table: Table | None = None, arithmetic: Float64 = _FLOAT64) -> FlatProgram:
-    """Lower a parsed program (and its table) to the flat lists; rows are resolved here."""
+    """Lower a parsed program (and its table) to the flat lists; rows are resolved here. A program that cannot
+    be lowered raises :class:`Refusal` with its status and ``step``."""
     flat = FlatProgram()
     if program.bare is not None:
-        raise CompileError(Status.BAD_ARG_KIND, 0, "a bare-number program has no flat form")
+        raise Refusal(Status.BAD_ARG_KIND, step=0, message="a bare-number program has no flat form")
     rows = row_index(table) if table is not None else {}
     for step_index, step in enumerate(program.steps):
         code = OP_CODES.get(step.op)
@@ -202,17 +195,17 @@ def compile_program(program: Program, table: Table | None = None, arithmetic: Fl
                     slots.append((int(ArgKind.LITERAL), 0.0))
                 elif isinstance(arg, Row):
                     if table is None:
-                        raise CompileError(Status.MISSING_ROW, step_index, "the item has no table")
+                        raise Refusal(Status.MISSING_ROW, step=step_index, message="the item has no table")
                     if first_empty_row(table) is not None:
-                        raise CompileError(Status.EMPTY_ROW, step_index, "the table has an empty row")
+                        raise Refusal(Status.EMPTY_ROW, step=step_index, message="the table has an empty row")
                     if arg.name not in rows:
-                        raise CompileError(Status.MISSING_ROW, step_index, f"no row named {arg.name!r}")
+                        raise Refusal(Status.MISSING_ROW, step=step_index, message=f"no row named {arg.name!r}")
                     offset = len(flat.table_values)
                     for cell in rows[arg.name]:
                         try:
                             flat.table_values.append(arithmetic.literal(clean_cell(cell)))
                         except Refusal as refusal:
-                            raise CompileError(Status.BAD_CELL, step_index, refusal.message) from None
+                            raise Refusal(Status.BAD_CELL, step=step_index, message=refusal.message) from None
                     length = len(flat.table_values) - offset
                     slots.append((int(ArgKind.TABLE_ROW), 0.0))
                 else:
@@ -224,7 +217,7 @@ def compile_program(program: Program, table: Table | None = None, arithmetic: Fl
                 try:
                     slots.append((int(ArgKind.LITERAL), arithmetic.literal(arg.text)))
                 except Refusal as refusal:
-                    raise CompileError(refusal.status, step_index, refusal.message) from None
+                    raise Refusal(refusal.status, step=step_index, message=refusal.message) from None
             else:
                 slots.append((int(ArgKind.TABLE_ROW), 0.0))
         flat.arg1_kind.append(slots[0][0])

@@ -13,9 +13,8 @@ interpreter answers, both agree (tested over the corpus and generated programs).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
-from typing import TYPE_CHECKING
 
 from ..core.verdict import INVALID, OfficialVerdict
 from ..core.arithmetic import LiteralRule, official_number, official_str_to_num, sum_left_to_right

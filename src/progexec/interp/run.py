@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from ..core.execution import Execution
 from ..core.nodes import Program
-from ..core.syntax import ProgramSyntaxError, ProgramTooLongError
+from ..core.errors import ProgramSyntaxError
 from ..grammar.parse import parse_token_list
 from ..core.arithmetic import Float64
 from .compiled import fast_outcome, fast_verdict
@@ -56,7 +56,7 @@ def execute_text(text: str, table: Table | None, dialect: Dialect) -> Execution:
     try:
         program = spec.parse(text)
     except ProgramSyntaxError as error:
-        status = Status.LIMIT_EXCEEDED if isinstance(error, ProgramTooLongError) else Status.SYNTAX_ERROR
+        status = Status.LIMIT_EXCEEDED if error.bound is not None else Status.SYNTAX_ERROR
         outcome: Outcome[float] = Outcome(status, message=error.message)
         return _finish(None, outcome, lambda: spec.tokenize(text), table, spec, error)
     outcome = evaluate(program, spec.float64, table, ops=spec.ops)

@@ -12,17 +12,17 @@
 A command's ``--isolate``, in three lines::
 
     argv, sandbox = sandbox_for(["node", "port.js"])            # or python_sandbox(script, args, cwd)
-    leash = ChildExchange(argv, timeout=20, sandbox=sandbox)    # IsolationUnavailable at start without bwrap
+    leash = ChildExchange(argv, timeout=20, sandbox=sandbox)    # SetupError at start without bwrap
     leash.start(); answers = leash.exchange(lines); leash.close()
 
 Layer (docs/architecture.md): beside ``runner`` and ``records``. May import ``core``, ``jsoncodec``,
 ``textsource``; no dataset, no checker.
 """
 
-from .bwrap import Isolation, IsolationUnavailable, PortSandbox, python_sandbox, sandbox_for, status
-from .leash import Answer, ChildExchange, Fault, FaultKind, StartError
+from .bwrap import Isolation, PortSandbox, python_sandbox, sandbox_for, status
+from .leash import Answer, ChildExchange, Fault, FaultKind
 from .process import Deadline, StderrCapture, kill_group, read_bounded
+from ..core.errors import SetupError
 
-__all__ = ["Answer", "ChildExchange", "Deadline", "Fault", "FaultKind", "Isolation", "IsolationUnavailable",
-           "PortSandbox", "StartError", "StderrCapture", "kill_group", "python_sandbox", "read_bounded", "sandbox_for",
+__all__ = ["Answer", "ChildExchange", "Deadline", "Fault", "FaultKind", "Isolation", "PortSandbox", "StderrCapture", "kill_group", "python_sandbox", "read_bounded", "sandbox_for",
            "status"]

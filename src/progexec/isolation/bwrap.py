@@ -45,8 +45,8 @@ CHILD_ENV = (("LANG", "C.UTF-8"), ("LC_ALL", "C.UTF-8"), ("PYTHONHASHSEED", "0")
 
 
 
-class IsolationUnavailable(SetupError):
-    """The machine cannot isolate model code (no bwrap, no namespaces): running it needs an explicit opt-in."""
+IsolationUnavailable = SetupError
+"""The documented name of a machine that cannot isolate model code (an :class:`~progexec.errors.SetupError`; the message says what and where)."""
 
 
 class UidDrop(str, Enum):
@@ -170,7 +170,7 @@ def command(child_argv: list[str], seccomp_fd: int | None, *, extra_binds: tuple
     setpriv = shutil.which("setpriv") if os.geteuid() == 0 else None
     bwrap = shutil.which("bwrap")
     if bwrap is None:
-        raise IsolationUnavailable("bubblewrap (bwrap) is not installed")
+        raise SetupError("bubblewrap (bwrap) is not installed")
     files = runtime()
     argv = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--clearenv", "--hostname", "sandbox"]
@@ -178,7 +178,7 @@ def command(child_argv: list[str], seccomp_fd: int | None, *, extra_binds: tuple
         argv += ["--setenv", name, value]
     if os.geteuid() == 0:
         if setpriv is None:
-            raise IsolationUnavailable("running as root needs setpriv (util-linux) to drop to an unprivileged uid")
+            raise SetupError("running as root needs setpriv (util-linux) to drop to an unprivileged uid")
         argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
         argv += ["--unshare-user", "--disable-userns", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
@@ -220,7 +220,7 @@ def _probe() -> Isolation:
         argv = command([runtime().executable, "-I", "-S", "-c", "import os; print(os.getuid())"], seccomp_fd)
         done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=current().isolation_probe_seconds,
                               pass_fds=() if seccomp_fd is None else (seccomp_fd,), env={})
-    except IsolationUnavailable as error:
+    except SetupError as error:
         return Isolation(False, str(error))
     except (OSError, subprocess.SubprocessError) as error:
         return Isolation(False, f"bwrap could not be run ({type(error).__name__}: {error})")

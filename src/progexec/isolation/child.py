@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..core.limits import current
-from ..core.errors import ProgexecError
+from ..core.errors import ProgexecError, SetupError
 from . import bwrap
 from .process import READ_SIZE, StderrCapture, close_streams, kill_group
 
@@ -39,10 +39,6 @@ MARK = "PROGEXEC_PORT_MARK"
 its reaper, what it started is still found (through ``/proc/PID/environ``) and killed."""
 STATUS_MAX = 65536
 """Most bytes read of the reaper's status line."""
-
-
-class StartError(ProgexecError):
-    """The child could not be started, or refused to start (its handshake failed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +78,11 @@ class Child:
     @classmethod
     def start(cls, argv: Sequence[str], *, cwd: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
               sandbox: Optional[bwrap.PortSandbox] = None) -> Child:
-        """Start ``argv`` under the reaper; :class:`StartError` when its program cannot be found or run."""
+        """Start ``argv`` under the reaper; :class:`SetupError` when its program cannot be found or run."""
         if not argv:
-            raise StartError("empty command")
+            raise SetupError("empty command")
         if sandbox is None and _executable(argv[0], cwd) is None:
-            raise StartError(f"cannot start {argv[0]}: no such executable")
+            raise SetupError(f"cannot start {argv[0]}: no such executable")
         mark = secrets.token_hex(16)
         read_end, write_end = os.pipe()
         os.set_inheritable(read_end, False)
@@ -105,7 +101,7 @@ class Child:
                                     bufsize=0, start_new_session=True, pass_fds=fds, **options)
         except OSError as error:
             os.close(read_end)
-            raise StartError(f"cannot start {argv[0]}: {error}") from None
+            raise SetupError(f"cannot start {argv[0]}: {error}") from None
         finally:
             os.close(write_end)
             if seccomp_fd is not None:

@@ -45,13 +45,14 @@ from typing import Optional, Union
 
 from ..core.limits import current
 from . import bwrap
-from .bwrap import IsolationUnavailable, PortSandbox
-from .child import Child, Ending, StartError
+from .bwrap import PortSandbox
+from .child import Child, Ending
 from .process import READ_SIZE, ExitStatus, StderrCapture
 from ..core.plural import plural
+from ..core.errors import SetupError
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_STALL", "DEFAULT_TIMEOUT", "MAX_NOTES", "Answer",
-           "ChildExchange", "Ending", "Fault", "FaultKind", "StartError"]
+           "ChildExchange", "Ending", "Fault", "FaultKind"]
 
 DEFAULT_CHUNK = 1000
 DEFAULT_TIMEOUT = 20.0
@@ -109,9 +110,9 @@ class ChildExchange:
     """A child process answering request lines, on a leash (see the module docstring).
 
     ``ready``: a line the child must print before anything else (the ``--python`` child's
-    handshake); a child that exits instead raises :class:`StartError` with its stderr.
+    handshake); a child that exits instead raises :class:`SetupError` with its stderr.
     ``sandbox``: run the child inside bubblewrap with this view of the host
-    (:class:`IsolationUnavailable` at start when the machine cannot).
+    (:class:`SetupError` at start when the machine cannot).
     """
 
     def __init__(self, argv: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT, chunk: int = DEFAULT_CHUNK,
@@ -119,7 +120,7 @@ class ChildExchange:
                  cwd: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
                  ready: Optional[bytes] = None, sandbox: Optional[PortSandbox] = None) -> None:
         if not argv:
-            raise StartError("empty command")
+            raise SetupError("empty command")
         self.argv, self.timeout, self.chunk = list(argv), timeout, max(1, chunk)
         self.max_line, self.max_restarts, self.stall = max(16, max_line), max_restarts, min(stall, timeout)
         self.cwd, self.env, self.ready = cwd, dict(env) if env is not None else None, ready
@@ -137,9 +138,9 @@ class ChildExchange:
 
     # -- life cycle ---------------------------------------------------------------------------
     def start(self) -> None:
-        """Start the child; :class:`StartError` if it cannot be started or fails its handshake."""
+        """Start the child; :class:`SetupError` if it cannot be started or fails its handshake."""
         if self.sandbox is not None and not bwrap.status().available:
-            raise IsolationUnavailable(f"cannot isolate the port: {bwrap.status().reason}")
+            raise SetupError(f"cannot isolate the port: {bwrap.status().reason}")
         child = Child.start(self.argv, cwd=self.cwd, env=self.env, sandbox=self.sandbox)
         proc = child.proc
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
@@ -157,7 +158,7 @@ class ChildExchange:
             return
         ending = self._stop(wait=self.timeout)
         text = self.stderr_tail() or (result.fault.detail if result.fault else "no handshake")
-        raise StartError(f"{text} ({ExitStatus(ending.code).describe()})" if ending.code else text)
+        raise SetupError(f"{text} ({ExitStatus(ending.code).describe()})" if ending.code else text)
 
     def stderr_tail(self) -> str:
         """The head and the tail of what the child wrote on stderr (decoded, stripped)."""

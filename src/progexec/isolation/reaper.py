@@ -31,12 +31,9 @@ MAX_NAMED = 20
 """Leftover processes named in the status line (the count is always exact)."""
 
 
-class _Stop(Exception):
-    """SIGTERM: kill the port now."""
-
-
 def _stop(signum: int, frame: object) -> None:
-    raise _Stop()
+    """SIGTERM: kill the port now (raised as KeyboardInterrupt, which nothing here catches but ``main``)."""
+    raise KeyboardInterrupt("SIGTERM")
 
 
 def _subreaper() -> bool:
@@ -145,7 +142,7 @@ def main(argv: list[str]) -> int:
     try:
         code = _wait_port(pid)
         _grace(grace)
-    except _Stop:
+    except KeyboardInterrupt:  # SIGTERM (_stop)
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:

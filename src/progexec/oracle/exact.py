@@ -7,8 +7,8 @@
   operations are made exact, so comparing with float64 isolates operation rounding.
 
 A result that is not rational (``exp`` with a fractional exponent that is not an
-exact root) or too large to hold exactly raises :class:`NeedsApproximation`; the
-oracle then runs the same program under :mod:`progexec.oracle.interval`.
+exact root) or too large to hold exactly raises :class:`~progexec.interp.arithmetic.Refusal` with the cause
+IRRATIONAL or TOO_LARGE; the oracle then runs the same program under :mod:`progexec.oracle.interval`.
 Floats never enter this arithmetic: ``Fraction op float`` would silently be a float.
 """
 
@@ -43,17 +43,6 @@ operands before computing — overflow when huge, limit_exceeded when tiny (neit
 interval endpoint of that size is built)."""
 
 READINGS = ("decimal", "float")
-
-
-class NeedsApproximation(Refusal):
-    """The exact result is not a Fraction we can hold: rerun under interval arithmetic.
-
-    The interpreter turns it into an Outcome whose ``cause`` says why: IRRATIONAL or TOO_LARGE.
-    """
-
-    def __init__(self, message: str, too_large: bool = False) -> None:
-        super().__init__(Status.LIMIT_EXCEEDED, message,
-                         RefusalCause.TOO_LARGE if too_large else RefusalCause.IRRATIONAL)
 
 
 def _exact_decimal(text: str) -> Fraction | None:
@@ -217,10 +206,10 @@ class Exact:
         return self._approximate(f"{a} ** {b} is not rational")
 
     def _approximate(self, message: str) -> Fraction:
-        raise NeedsApproximation(message)
+        raise Refusal(Status.LIMIT_EXCEEDED, message, RefusalCause.IRRATIONAL)  # rerun under interval arithmetic
 
     def _approximate_too_large(self, message: str) -> Fraction:
-        raise NeedsApproximation(message, too_large=True)
+        raise Refusal(Status.LIMIT_EXCEEDED, message, RefusalCause.TOO_LARGE)
 
     def greater(self, a: Fraction, b: Fraction) -> bool:
         return a > b

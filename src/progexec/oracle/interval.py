@@ -27,13 +27,6 @@ _PRECISION_LOCK = threading.RLock()
 """mpmath's ``iv`` context is one object per process: one thread at a time may set its precision."""
 
 
-class Undecided(Refusal):
-    """The enclosure is too wide to decide a comparison (the Outcome's cause is UNDECIDED)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(Status.LIMIT_EXCEEDED, message, RefusalCause.UNDECIDED)
-
-
 @contextmanager
 def precision(bits: int) -> Iterator[None]:
     """Set mpmath's interval precision for the block, restored after it; the block holds the process-wide
@@ -57,7 +50,7 @@ def _fraction(raw: Any) -> Fraction:
     """An mpmath raw mpf ``(sign, mantissa, exponent, bitcount)`` as an exact Fraction."""
     sign, mantissa, exponent, _ = raw
     if not mantissa and exponent:  # inf, -inf, nan are encoded with a zero mantissa
-        raise Undecided("the enclosure is unbounded")
+        raise Refusal(Status.LIMIT_EXCEEDED, "the enclosure is unbounded", RefusalCause.UNDECIDED)
     value = Fraction(mantissa << exponent) if exponent >= 0 else Fraction(mantissa, 1 << -exponent)
     return -value if sign else value
 
@@ -120,7 +113,7 @@ class Interval:
         self._undecided("the two enclosures overlap")
 
     def _undecided(self, message: str) -> NoReturn:
-        raise Undecided(message)
+        raise Refusal(Status.LIMIT_EXCEEDED, message, RefusalCause.UNDECIDED)
 
     def row_sum(self, row: Sequence[Any]) -> Any:
         total = iv.mpf(0)

@@ -22,8 +22,8 @@ Model = Union[Report, ScoreRun, ScoreReport]
 REPORT_TYPES = ("json", "markdown", "html", "text")
 
 
-class UnknownFormatError(OptionError):
-    """A report type no reporter writes, or a model that is not a run model."""
+UnknownFormatError = OptionError
+"""The documented name of a report type no reporter writes (an :class:`~progexec.errors.OptionError`; the message says what and where)."""
 
 
 def reporter_for(model: Model, report_type: str) -> tuple[Reporter[Any], Report | ScoreRun]:
@@ -39,9 +39,9 @@ def reporter_for(model: Model, report_type: str) -> tuple[Reporter[Any], Report 
                  "html": score_html.HtmlReporter(), "text": score_text.TextReporter()}
         chosen = as_score_run(model)
     else:
-        raise UnknownFormatError(f"no reporter for a {type(model).__name__}: pass a Report, a ScoreRun or a ScoreReport")
+        raise OptionError(f"no reporter for a {type(model).__name__}: pass a Report, a ScoreRun or a ScoreReport")
     if report_type not in table:
-        raise UnknownFormatError(f"unknown report type {report_type!r}; choose from {', '.join(REPORT_TYPES)}")
+        raise OptionError(f"unknown report type {report_type!r}; choose from {', '.join(REPORT_TYPES)}")
     return table[report_type], chosen
 
 

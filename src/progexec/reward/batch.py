@@ -22,9 +22,10 @@ from ..jsonrecords import Record, decode, line_record, unreadable_reason
 from ..core.limits import current
 from ..records import dumps
 from .core import score_completion
-from .gold import GoldRecord, GoldRecordError, parse_policy
+from .gold import GoldRecord, parse_policy
 from .model import Policy, RewardResult, RewardStatus, make_result, DEFAULT_POLICY
 from ..core.plural import plural
+from ..core.errors import InputError
 
 _LARGEST_FLOAT_INT = int(sys.float_info.max)
 
@@ -61,7 +62,7 @@ def score_item(item: object, line: int, default_policy: Policy | None = None, *,
     if policy is not None:
         try:
             policy = parse_policy(policy)
-        except GoldRecordError:
+        except InputError:
             return _record(item_id, line, make_result(RewardStatus.BAD_POLICY, default_policy or DEFAULT_POLICY,
                                                       name=str(policy)[:100]))
     elif not (isinstance(gold, Mapping) and gold.get("policy") is not None):

@@ -18,6 +18,7 @@ from .gold import GoldRecord, GoldRecordError, parse_policy
 from .goldvalue import ResolvedGold, resolve
 from .model import DEFAULT_POLICY, Policy, RewardResult, RewardStatus, make_result
 from .policies import helm, numeric, official
+from ..core.errors import InputError
 
 MAX_COMPLETION_CHARS = DEFAULT_LIMITS.max_completion_chars
 """The default (``max_completion_chars``): a longer completion is too_large and is not read at all."""
@@ -42,11 +43,11 @@ def score_completion(completion: str, gold: GoldRecord | Mapping[str, Any] | str
         if policy is not None:
             try:
                 chosen = parse_policy(policy)
-            except GoldRecordError:
+            except InputError:
                 return make_result(RewardStatus.BAD_POLICY, chosen, name=str(policy)[:100])
         try:
             record = gold if isinstance(gold, GoldRecord) else GoldRecord.from_mapping(gold)
-        except GoldRecordError as error:
+        except InputError as error:
             return make_result(RewardStatus.BAD_GOLD, chosen, detail=str(error))
         if policy is None and record.policy is not None:
             chosen = record.policy

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.limits import current
-from ..core.registry import get_dataset as get_dialect
+from ..core.registry import get_dataset as get_dialect, reward_dataset_names
 from ..core.errors import InputError
-from ..core.table import TableError, validate_table
+from ..core.table import validate_table
+from ..datasets import get_dialect
 from .model import Policy
 from .numbers import read_gold
-from ..core.registry import reward_dataset_names
 from ..core.plural import plural
 
 DIALECTS = reward_dataset_names()
@@ -32,12 +32,12 @@ UNITS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 
 
-class GoldRecordError(InputError):
-    """A gold record that cannot be used; the message names the field."""
+GoldRecordError = InputError
+"""The documented name of an unusable gold record (an :class:`~progexec.errors.InputError`; the message says what and where)."""
 
 
 def parse_policy(value: object) -> Policy:
-    """A Policy from its name (or a Policy); raise GoldRecordError for anything else."""
+    """A Policy from its name (or a Policy); raise InputError for anything else."""
     if isinstance(value, Policy):
         return value
     if isinstance(value, str):
@@ -45,7 +45,7 @@ def parse_policy(value: object) -> Policy:
             return Policy(value.strip().lower())
         except ValueError:
             pass
-    raise GoldRecordError(f"unknown policy {value!r}; known: official, numeric, helm")
+    raise InputError(f"unknown policy {value!r}; known: official, numeric, helm")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,34 +64,34 @@ class GoldRecord:
     def __post_init__(self) -> None:
         """Check every field, so a record built directly is as sound as one read from JSON."""
         if self.answer is None and self.program is None:
-            raise GoldRecordError("the gold record has neither an answer nor a program")
+            raise InputError("the gold record has neither an answer nor a program")
         answer = _answer(self.answer)
         if answer is not self.answer:
             object.__setattr__(self, "answer", answer)  # an int answer is kept as its float
         for key in ("program", "options", "problem"):
             value = getattr(self, key)
             if value is not None and not isinstance(value, str):
-                raise GoldRecordError(f"{key} must be a string or null, got {type(value).__name__}")
+                raise InputError(f"{key} must be a string or null, got {type(value).__name__}")
         if self.table is not None:
             _table(self.table)
         if self.dialect not in DIALECTS:
             raise GoldRecordError(f"dialect must be one of {', '.join(DIALECTS)}, got {self.dialect!r}")
         if isinstance(self.answer, str) and read_gold(self.answer, get_dialect(self.dialect).option_letters and bool(self.options)) \
                 is None:
-            raise GoldRecordError(f"the answer {self.answer[:100]!r} is not one number, yes/no or option letter")
+            raise InputError(f"the answer {self.answer[:100]!r} is not one number, yes/no or option letter")
         if self.unit is not None:
             object.__setattr__(self, "unit", _unit(self.unit))
         if self.policy is not None and not isinstance(self.policy, Policy):
-            object.__setattr__(self, "policy", parse_policy(self.policy))  # its name, or GoldRecordError
+            object.__setattr__(self, "policy", parse_policy(self.policy))  # its name, or InputError
 
     @classmethod
     def from_mapping(cls, obj: Mapping[str, Any] | str) -> GoldRecord:
         """Read a gold record from a mapping, its JSON object text, or a plain answer text such as
-        ``"0.10826"`` or ``"yes"`` (verl's ``ground_truth``); raise GoldRecordError."""
+        ``"0.10826"`` or ``"yes"`` (verl's ``ground_truth``); raise InputError."""
         if isinstance(obj, str):
             obj = _loads(obj) if obj.lstrip().startswith("{") else {"answer": obj}
         if not isinstance(obj, Mapping):
-            raise GoldRecordError(f"a gold record is a JSON object, got {type(obj).__name__}")
+            raise InputError(f"a gold record is a JSON object, got {type(obj).__name__}")
         return cls(
             answer=_answer(obj.get("answer")),
             program=_optional_str(obj, "program"),
@@ -111,9 +111,9 @@ def _loads(text: str) -> Any:
     try:
         return json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
-        raise GoldRecordError(f"the gold record is not JSON ({error})") from None
+        raise InputError(f"the gold record is not JSON ({error})") from None
     except ValueError as error:  # an integer over the interpreter's digit limit (4,300 digits)
-        raise GoldRecordError(f"the gold record holds an unusable number ({str(error)[:120]})") from None
+        raise InputError(f"the gold record holds an unusable number ({str(error)[:120]})") from None
 
 
 def _answer(value: Any) -> str | float | bool | None:
@@ -127,31 +127,28 @@ def _answer(value: Any) -> str | float | bool | None:
                                   f"a float") \
                 from None
         if not math.isfinite(number):
-            raise GoldRecordError(f"answer must be finite, got {value!r}")
+            raise InputError(f"answer must be finite, got {value!r}")
         return value if isinstance(value, float) else number
-    raise GoldRecordError(f"answer must be a string, number, boolean or null, got {type(value).__name__}")
+    raise InputError(f"answer must be a string, number, boolean or null, got {type(value).__name__}")
 
 
 def _optional_str(obj: Mapping[str, Any], key: str) -> str | None:
     value = obj.get(key)
     if value is None or isinstance(value, str):
         return value
-    raise GoldRecordError(f"{key} must be a string or null, got {type(value).__name__}")
+    raise InputError(f"{key} must be a string or null, got {type(value).__name__}")
 
 
 def _table(value: Any) -> list[list[str]] | None:
     if value is None:
         return None
-    try:
-        return validate_table(value)
-    except TableError as error:
-        raise GoldRecordError(str(error)) from None
+    return validate_table(value)
 
 
 def _unit(value: Any) -> str:
     if isinstance(value, str) and value.strip().lower().removesuffix("s") in UNITS:
         return value.strip().lower().removesuffix("s")
-    raise GoldRecordError(f"unit must be one of {', '.join(UNITS)} (or a plural), got {value!r:.60}")
+    raise InputError(f"unit must be one of {', '.join(UNITS)} (or a plural), got {value!r:.60}")
 
 
 def _dialect(value: Any) -> str:

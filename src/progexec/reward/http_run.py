@@ -31,13 +31,9 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..core.limits import current
-from ..core.errors import ProgexecError
+from ..core.errors import ProgexecError, SetupError
 from .server import RewardApp
 
-
-
-class WorkerFailed(ProgexecError, RuntimeError):
-    """A worker process exited just after it started (the server stops instead of restarting it forever)."""
 
 
 class ServeConfig(uvicorn.Config):
@@ -225,7 +221,7 @@ def _supervise(config: ServeConfig, sock: socket.socket, workers: int) -> None:
                 if process.is_alive():
                     continue
                 if time.monotonic() - started < current().serve_startup_seconds:
-                    raise WorkerFailed(f"a worker process exited at start-up (exit code {process.exitcode})")
+                    raise SetupError(f"a worker process exited at start-up (exit code {process.exitcode})")
                 processes[index] = start()
     finally:
         for process, _ in processes:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.registry import get_dataset as get_dialect
-from ..core.syntax import ProgramSyntaxError
+from ..core.errors import ProgramSyntaxError
 from ..grammar.parse import parse_program
 from ..core.item import Item
 from ..core.limits import DEFAULT_LIMITS, current

@@ -27,10 +27,6 @@ _TAIL = 48
 """Only this many final characters are searched for a special token, so stripping is bounded."""
 
 
-class PayloadError(InputError):
-    """A request body that is not OpenRLHF's shape; the message names the field."""
-
-
 def response_text(query: str, prompt: object) -> str:
     """The model's response inside an OpenRLHF query: after the prompt when the query starts with
     it, without trailing special tokens (at most ``max_trailing_tokens`` (:class:`~progexec.limits.Limits`))."""
@@ -62,7 +58,7 @@ def score_query(query: object, prompt: object, label: object, policy: Policy | s
 def openrlhf_rewards(queries: object, prompts: object, labels: object, policy: Policy | str | None = None,
                      problem: Callable[[object], str | None] | None = None) -> dict[str, Any]:
     """The OpenRLHF response for one request (plain lists; OpenRLHF's own reward files return tensors);
-    :class:`PayloadError` when a sample cannot be judged (see :func:`judge_samples`)."""
+    :class:`InputError` when a sample cannot be judged (see :func:`judge_samples`)."""
     return rewards_record(judge_samples(queries, prompts, labels, policy, problem))
 
 
@@ -90,34 +86,34 @@ UNJUDGEABLE = frozenset({RewardStatus.BAD_GOLD, RewardStatus.BAD_POLICY, RewardS
 def check_payload(body: object) -> tuple[list[object], list[object], list[object]]:
     """The ``query``, ``prompts`` and ``labels`` of a ``/get_reward`` body, shape-checked by :func:`check_lists`."""
     if not isinstance(body, Mapping):
-        raise PayloadError("the body must be a JSON object with query, prompts and labels")
+        raise InputError("the body must be a JSON object with query, prompts and labels")
     return check_lists(body.get("query"), body.get("prompts"), body.get("labels"))
 
 
 def check_lists(queries: object, prompts: object, labels: object) -> tuple[list[object], list[object], list[object]]:
-    """The three lists of an OpenRLHF batch, or :class:`PayloadError` naming the field (see
+    """The three lists of an OpenRLHF batch, or :class:`InputError` naming the field (see
     :func:`check_columns`). The entries are checked by :func:`check_sample`."""
     query_list, prompt_list, label_list = check_columns(list(zip(FIELDS, (queries, prompts, labels))), ("query", "queries"))
     return query_list, prompt_list, label_list
 
 
 def check_columns(named: list[tuple[str, object]], unit: tuple[str, str]) -> list[list[object]]:
-    """The named batch columns as lists, or :class:`PayloadError` naming the field: each present, a list
+    """The named batch columns as lists, or :class:`InputError` naming the field: each present, a list
     (or a sequence such as a numpy array; not text or an object), not empty, and as long as the first
     (``unit``, singular and plural, names what the first one counts in the error). The one shape check of every reward entry point."""
     lists: list[list[object]] = []
     for name, value in named:
         if value is None:
-            raise PayloadError(f"{name}: missing (one entry per sample is required)")
+            raise InputError(f"{name}: missing (one entry per sample is required)")
         if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__") \
                 or not hasattr(value, "__getitem__"):
-            raise PayloadError(f"{name}: must be a list, got {_kind(value)}")
+            raise InputError(f"{name}: must be a list, got {_kind(value)}")
         sequence: Any = value.tolist() if hasattr(value, "tolist") else value  # numpy: plain Python values
         values = list(sequence)
         if not values:
-            raise PayloadError(f"{name}: empty (no samples to judge)")
+            raise InputError(f"{name}: empty (no samples to judge)")
         if lists and len(values) != len(lists[0]):
-            raise PayloadError(f"{name}: {_count(len(values), 'entry', 'entries')} for "
+            raise InputError(f"{name}: {_count(len(values), 'entry', 'entries')} for "
                                f"{_count(len(lists[0]), *unit)} "
                                "(one per sample)")
         lists.append(values)
@@ -129,20 +125,20 @@ def _count(number: int, one: str, many: str) -> str:
 
 
 def check_sample(index: int, query: object, prompt: object, label: object) -> None:
-    """Raise :class:`PayloadError` naming ``field[index]`` when a sample's entries are of the wrong kind:
+    """Raise :class:`InputError` naming ``field[index]`` when a sample's entries are of the wrong kind:
     the query and the prompt text (an empty response is judged: no answer), the label non-empty text or a JSON object."""
     if not isinstance(query, str):
-        raise PayloadError(f"query[{index}]: must be text (the prompt and the response), got {_kind(query)}")
+        raise InputError(f"query[{index}]: must be text (the prompt and the response), got {_kind(query)}")
     if not isinstance(prompt, str):
-        raise PayloadError(f"prompts[{index}]: must be text, got {_kind(prompt)}")
+        raise InputError(f"prompts[{index}]: must be text, got {_kind(prompt)}")
     if not (isinstance(label, Mapping) or isinstance(label, str) and label.strip()):
-        raise PayloadError(f"labels[{index}]: must be a gold record (a JSON object or its text) or the gold "
+        raise InputError(f"labels[{index}]: must be a gold record (a JSON object or its text) or the gold "
                            f"answer as text, got {_kind(label)}")
 
 
 def judge_samples(queries: object, prompts: object, labels: object, policy: Policy | str | None = None,
                   problem: Callable[[object], str | None] | None = None) -> list[RewardResult]:
-    """Every sample of an OpenRLHF batch judged, in order, or :class:`PayloadError` naming the first
+    """Every sample of an OpenRLHF batch judged, in order, or :class:`InputError` naming the first
     one that cannot be judged (``labels[2]: the gold record is unusable: ...``). The one check of
     ``progexec serve``'s ``/get_reward`` and the OpenRLHF reward file, so both refuse alike; ``problem``
     (the server's) names what makes a decoded value unusable (a lone surrogate, a huge number)."""
@@ -151,12 +147,12 @@ def judge_samples(queries: object, prompts: object, labels: object, policy: Poli
     for index, (query, prompt, label) in enumerate(zip(query_list, prompt_list, label_list)):
         for name, part in zip(FIELDS, (query, prompt, label)):
             if problem is not None and (reason := problem(part)) is not None:
-                raise PayloadError(f"{name}[{index}]: {reason}")
+                raise InputError(f"{name}[{index}]: {reason}")
         check_sample(index, query, prompt, label)
         result = score_query(query, prompt, label, policy)
         if result.status in UNJUDGEABLE:
             field = "query" if result.status is RewardStatus.BAD_INPUT else "labels"
-            raise PayloadError(f"{field}[{index}]: {result.reason}")
+            raise InputError(f"{field}[{index}]: {result.reason}")
         results.append(result)
     return results
 

@@ -27,10 +27,6 @@ _MAX_DOUBLE_BITS = 1024
 """An integer of more bits has no double value (it would be ``inf`` and overflow ``float()``)."""
 
 
-class BodyError(InputError):
-    """A request body that cannot be decoded as a whole; the message says why (the server answers 400)."""
-
-
 class Unusable:
     """A JSON number that stands in the decoded body for one that cannot be used; ``reason`` names it."""
 
@@ -92,22 +88,22 @@ def _constant(name: str) -> Unusable:
 
 def decode_body(data: bytes | bytearray, limits: Limits) -> Any:
     """The decoded body (a leading UTF-8 BOM dropped), with :class:`Unusable` markers for numbers that cannot
-    be used; raise :class:`BodyError` when it is not UTF-8 JSON or holds more than ``max_request_values`` values."""
+    be used; raise :class:`InputError` when it is not UTF-8 JSON or holds more than ``max_request_values`` values."""
     values = count_values(data, limits.max_request_values)
     if values > limits.max_request_values:
-        raise BodyError(f"the body holds more than {limits.max_request_values} JSON values "
+        raise InputError(f"the body holds more than {limits.max_request_values} JSON values "
                         f"(max_request_values); it is not decoded")
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")  # a BOM, as the readers drop one
     except UnicodeDecodeError as error:
-        raise BodyError(f"the body is not UTF-8 (byte {error.start})") from None
+        raise InputError(f"the body is not UTF-8 (byte {error.start})") from None
     try:
         return json.loads(text, parse_int=_parse_int(limits), parse_float=_parse_float(limits),
                           parse_constant=_constant)
     except json.JSONDecodeError as error:
-        raise BodyError(f"the body is not JSON ({error})") from None
+        raise InputError(f"the body is not JSON ({error})") from None
     except RecursionError:
-        raise BodyError("the body is not JSON that can be read (nested too deeply)") from None
+        raise InputError("the body is not JSON that can be read (nested too deeply)") from None
 
 
 def problem(value: object) -> str | None:

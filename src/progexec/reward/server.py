@@ -39,10 +39,11 @@ from ..core.limits import DEFAULT_LIMITS, Limits, current, using
 from ..core.registry import sandboxed_reward_names
 from ..isolation.budget import request_budget
 from .batch import score_item
-from .gold import GoldRecordError, parse_policy
+from .gold import parse_policy
 from .model import DEFAULT_POLICY, Policy, RewardStatus, make_result
-from .remote import PayloadError, check_payload, openrlhf_rewards
-from .request_json import BodyError, decode_body, problem
+from .remote import check_payload, openrlhf_rewards
+from ..core.errors import InputError, ProgexecError
+from .request_json import decode_body, problem
 from ..core.plural import plural
 
 Scope = MutableMapping[str, Any]
@@ -57,7 +58,7 @@ MAX_ERROR_CHARS = 1000
 """An error message is cut to this length (it may quote the request)."""
 
 
-class Refusal(Exception):
+class Refusal(ProgexecError):
     """A request answered with an error status and ``{"error": ...}``; ``close`` ends the connection
     (its body was not read, or its framing cannot be trusted)."""
 
@@ -190,7 +191,7 @@ class RewardApp:
             try:
                 value = decode_body(body, self.limits)
                 return _Decoded(value, sandboxed(value))
-            except BodyError as error:
+            except InputError as error:
                 return _Answer(HTTPStatus.BAD_REQUEST, _error(str(error)))
 
     def work_sandboxed(self, path: str, decoded: Any) -> tuple[HTTPStatus, bytes]:
@@ -216,7 +217,7 @@ class RewardApp:
             return self.default_policy
         try:
             return parse_policy(body["policy"])
-        except GoldRecordError as error:
+        except InputError as error:
             raise Refusal(HTTPStatus.BAD_REQUEST, f"policy: {error}") from None
 
     def _get_reward(self, body: Any) -> dict[str, Any]:
@@ -226,7 +227,7 @@ class RewardApp:
                 raise Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{plural(len(queries), 'query')}, over the limit of {bound}")
             policy = self._policy(body)
             return openrlhf_rewards(queries, prompts, labels, policy, problem)
-        except PayloadError as error:  # a sample that cannot be judged: refused, never a silent 0
+        except InputError as error:  # a sample that cannot be judged: refused, never a silent 0
             raise Refusal(HTTPStatus.BAD_REQUEST, str(error)) from None
 
     def _batch(self, body: Any) -> bytes:

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .equivalence import ProgramMatch, Why, equal_program
-from .loading import CORPUS_NAMES, ScoreInputError, load_gold, load_predictions
+from .loading import CORPUS_NAMES, load_gold, load_predictions
+from ..core.errors import InputError
 from ..core.limits import Limits
 from ..records import FORMAT_VERSION
 from .results import GoldItem, Prediction, ScoreReport, Verdict
@@ -25,7 +26,7 @@ from .sources import GoldSource, PredictionSource, score_sources
 
 __all__ = [
     "CORPUS_NAMES", "FORMAT_VERSION", "GoldItem", "GoldSource", "Prediction", "PredictionSource", "ProgramMatch",
-    "SCORERS", "ScoreInputError", "ScoreReport", "Verdict", "Why", "disagreements", "equal_program", "load_gold",
+    "SCORERS", "ScoreReport", "Verdict", "Why", "disagreements", "equal_program", "load_gold",
     "load_predictions", "resolve_scorers", "score_predictions", "score_sources",
 ]
 

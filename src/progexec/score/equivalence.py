@@ -41,6 +41,8 @@ from ..core.bytecache import ENTRY_OVERHEAD, memo
 from ..core.registry import get_dataset as get_dialect
 from ..core.ops import FINQA_SYMBOLS
 from ..core.limits import DEFAULT_LIMITS, ItemTimeLimitExceeded, check_deadline, current, run_with_time_limit
+from ..datasets import get_dialect
+from ..core.errors import OfficialAbort
 from .shortcuts import EXP, GREATER, Expr, canonical_key, degenerate, differ_at_points, differ_by_intervals, has_op, \
     is_plain_relation, top_level_only, truth_differs
 from ..core.plural import plural
@@ -95,30 +97,17 @@ class ProgramMatch:
         return self.why is Why.GOLD_ERROR
 
 
-class _GoldFailure(Exception):
-    """The official script raises (outside its ``try``) on this gold program."""
-
-
-class _PredFailure(Exception):
-    """The official script's ``try`` catches this on the predicted program: not equal."""
-
-    def __init__(self, why: Why, detail: str = "") -> None:
-        super().__init__(detail)
-        self.why = why
-        self.detail = detail
-
-
 def _gold_symbols(tokens: Sequence[str]) -> tuple[dict[str, str], dict[int, str]]:
     """The gold symbol map (argument string or table step -> ``aK``) and step strings by index."""
     symbols: dict[str, str] = {}
     steps: dict[int, str] = {}
     for index, raw in enumerate(_split_steps(tokens)):
         if len(raw.strip().split("(")) > 2:
-            raise _GoldFailure(f"gold step {index} has more than one '('")
+            raise OfficialAbort(f"gold step {index} has more than one '('")
         try:
             step, op, arg1, arg2 = _parts(raw)
         except IndexError:
-            raise _GoldFailure(f"gold step {index} is not 'op(arg1, arg2)'") from None
+            raise OfficialAbort(f"gold step {index} is not 'op(arg1, arg2)'") from None
         steps[index] = step
         keys = [step] if "table" in op else [arg for arg in (arg1, arg2) if "#" not in arg]
         for key in keys:
@@ -128,37 +117,37 @@ def _gold_symbols(tokens: Sequence[str]) -> tuple[dict[str, str], dict[int, str]
 
 
 def _check_prediction(tokens: Sequence[str], symbols: dict[str, str]) -> dict[int, str]:
-    """The official checks on the prediction; returns its step strings or raises _PredFailure."""
+    """The official checks on the prediction; returns its step strings or raises OfficialAbort (its kind the Why)."""
     body = tokens[:-1]
     for index, token in enumerate(body):
         if index % 4 == 0 and token.strip("(") not in _OPS:
-            raise _PredFailure(Why.STRUCTURE, f"token {index} {token!r} is not an op")
+            raise OfficialAbort(f"token {index} {token!r} is not an op", kind=Why.STRUCTURE.value)
         if (index + 1) % 4 == 0 and token != ")":
-            raise _PredFailure(Why.STRUCTURE, f"token {index} {token!r} is not ')'")
+            raise OfficialAbort(f"token {index} {token!r} is not ')'", kind=Why.STRUCTURE.value)
     steps: dict[int, str] = {}
     for index, raw in enumerate(_split_steps(tokens)):
         if len(raw.strip().split("(")) > 2:
-            raise _PredFailure(Why.STRUCTURE, f"step {index} has more than one '('")
+            raise OfficialAbort(f"step {index} has more than one '('", kind=Why.STRUCTURE.value)
         try:
             step, op, arg1, arg2 = _parts(raw)
         except IndexError:
-            raise _PredFailure(Why.STRUCTURE, f"step {index} is not 'op(arg1, arg2)'") from None
+            raise OfficialAbort(f"step {index} is not 'op(arg1, arg2)'", kind=Why.STRUCTURE.value) from None
         steps[index] = step
         if "table" in op:
             if step not in symbols:
-                raise _PredFailure(Why.UNKNOWN_TABLE_STEP, f"table step {step!r} is not a gold table step")
+                raise OfficialAbort(f"table step {step!r} is not a gold table step", kind=Why.UNKNOWN_TABLE_STEP.value)
             continue
         for arg in (arg1, arg2):
             if "#" not in arg:
                 if arg not in symbols:
-                    raise _PredFailure(Why.UNKNOWN_SYMBOL, f"argument {arg!r} is not in the gold program")
+                    raise OfficialAbort(f"argument {arg!r} is not in the gold program", kind=Why.UNKNOWN_SYMBOL.value)
                 continue
             try:
                 target = int(arg.strip("#"))
             except ValueError:
-                raise _PredFailure(Why.BAD_REFERENCE, f"reference {arg!r} is not a step number") from None
+                raise OfficialAbort(f"reference {arg!r} is not a step number", kind=Why.BAD_REFERENCE.value) from None
             if target >= index:
-                raise _PredFailure(Why.FORWARD_REFERENCE, f"step {index} refers to step {target}")
+                raise OfficialAbort(f"step {index} refers to step {target}", kind=Why.FORWARD_REFERENCE.value)
     return steps
 
 
@@ -287,12 +276,12 @@ def _equal_program(gold: Sequence[str], pred: Sequence[str], dialect: str = "fin
         return ProgramMatch(False, Why.BARE_NUMBER_DIFFERS, Decider.RULE)
     try:
         symbols, gold_steps = _gold_symbols(gold)
-    except _GoldFailure as failure:
+    except OfficialAbort as failure:  # the official script raises outside its try
         return ProgramMatch(False, Why.GOLD_ERROR, Decider.RULE, str(failure))
     try:
         pred_steps = _check_prediction(pred, symbols)
-    except _PredFailure as failure:
-        return ProgramMatch(False, failure.why, Decider.RULE, failure.detail)
+    except OfficialAbort as failure:  # the official script's try catches this: not equal
+        return ProgramMatch(False, Why(failure.kind), Decider.RULE, str(failure))
     except Exception as error:  # the official try catches anything (e.g. a non-string token)
         return ProgramMatch(False, Why.STRUCTURE, Decider.RULE, f"{type(error).__name__}: {error}")
     gold_list = _split_steps(gold)

@@ -27,7 +27,7 @@ from ..core.errors import InputError
 from ..grammar.tokens import official_tokenize
 from ..core.item import Item
 from ..inputkinds import GOLD, PREDICTIONS
-from ..readers import INVALID_UNICODE_ERROR, InputError, Record, read, read_records
+from ..readers import INVALID_UNICODE_ERROR, Record, read, read_records
 from .results import GoldItem, Prediction
 
 _PROGRAM_KEYS = ("predicted", "program", "pred_prog", "predicted_program")
@@ -35,10 +35,6 @@ _ANSWER_KEYS = ("answer", "completion", "predicted_answer", "output")
 
 
 LOOKS_LIKE_GOLD = "the record is a dataset item (it has qa or annotation), not a prediction"
-
-
-class ScoreInputError(InputError):
-    """A gold or prediction source cannot be used as a whole."""
 
 
 def gold_item(item: Item) -> GoldItem:
@@ -59,7 +55,7 @@ def load_gold(source: str) -> list[GoldItem]:
     try:
         return [gold_item(item) for item in read(source, wanted=GOLD)]
     except InputError as error:
-        raise ScoreInputError(str(error)) from None
+        raise InputError(str(error)) from None
 
 
 def _as_tokens(raw: Any) -> tuple[tuple[str, ...] | None, str | None]:
@@ -102,7 +98,7 @@ def _values(records: list[Record]) -> list[tuple[Any, str, str | None]]:
             if values and all(isinstance(value, list) for value in values):
                 # ConvFinQA's evaluator reads {key: [best, second, ...]} and scores only the first of each list
                 return [(value[0], f"entry {key!r}", None) for key, value in data.items() if value]
-            raise ScoreInputError("predictions must be a JSON list of records, a {key: [records]} object, "
+            raise InputError("predictions must be a JSON list of records, a {key: [records]} object, "
                                   "or JSON Lines")
     return [(record.value, record.where, record.error) for record in records]
 
@@ -112,7 +108,7 @@ def load_predictions(source: str) -> list[Prediction]:
     try:
         records = list(read_records(source, wanted=PREDICTIONS))
     except InputError as error:
-        raise ScoreInputError(str(error)) from None
+        raise InputError(str(error)) from None
     predictions = []
     for position, (value, where, problem) in enumerate(_values(records)):
         if problem is not None:
@@ -122,4 +118,4 @@ def load_predictions(source: str) -> list[Prediction]:
     return predictions
 
 
-__all__ = ["CORPUS_NAMES", "ScoreInputError", "gold_item", "load_gold", "load_predictions", "INVALID_UNICODE_ERROR"]
+__all__ = ["CORPUS_NAMES", "gold_item", "load_gold", "load_predictions", "INVALID_UNICODE_ERROR"]

@@ -21,10 +21,11 @@ from .results import GoldItem, ScoredItem, Prediction, ScoreReport, ScorerFigure
 from ..core.limits import Limits, current, using
 from ..parallel import ParallelOptions, PerItem, parallel_map
 from ..runner import prepare
-from .loading import LOOKS_LIKE_GOLD, ScoreInputError
+from .loading import LOOKS_LIKE_GOLD
 from .official_scorer import ItemContext
 from .equivalence import Why
 from ..core.plural import plural
+from ..core.errors import InputError
 
 Scorer = Callable[[ItemContext], Verdict]
 
@@ -67,18 +68,18 @@ def check_inputs(gold: Sequence[GoldItem], predictions: Sequence[Prediction], na
     """Refuse, with the likely cause, inputs that would only score 0.0 silently: no gold, no usable
     prediction, no prediction id in the gold, swapped files, answer-only predictions under a program scorer."""
     if not gold:
-        raise ScoreInputError(f"{gold_source}: no gold items")
+        raise InputError(f"{gold_source}: no gold items")
     if not predictions:
-        raise ScoreInputError(f"{pred_source}: no predictions (the file is empty)")
+        raise InputError(f"{pred_source}: no predictions (the file is empty)")
     usable = [pred for pred in predictions if pred.error is None]
     gold_like = sum(1 for pred in predictions if pred.error and LOOKS_LIKE_GOLD in pred.error)
     without_answers = all(item.exe_ans is None for item in gold)
     if gold_like > len(predictions) // 2 or (without_answers and not usable):
-        raise ScoreInputError(f"{pred_source} holds dataset items, not predictions, and {gold_source} has no gold "
+        raise InputError(f"{pred_source} holds dataset items, not predictions, and {gold_source} has no gold "
                               f"answers: the two files look swapped (use --gold DATASET --pred PREDICTIONS)")
     if not usable:
         first = next((pred.error for pred in predictions if pred.error), "")
-        raise ScoreInputError(f"{pred_source}: no usable prediction in {plural(len(predictions), 'record')} (first "
+        raise InputError(f"{pred_source}: no usable prediction in {plural(len(predictions), 'record')} (first "
                               f"problem: "
                               f"{first}); predictions are JSON or JSON Lines records with an id and a program "
                               "or an answer (a CSV file is not read)")
@@ -86,14 +87,14 @@ def check_inputs(gold: Sequence[GoldItem], predictions: Sequence[Prediction], na
     matched = [pred for pred in usable if pred.id in gold_ids]
     if not matched:
         hint = _split_hint(usable, gold_source)
-        raise ScoreInputError(f"none of the {len(usable)} prediction ids of {pred_source} is in {gold_source} "
+        raise InputError(f"none of the {len(usable)} prediction ids of {pred_source} is in {gold_source} "
                               f"({plural(len(gold_ids), 'gold id')}; e.g. prediction id {usable[0].id!r}){hint}")
     if without_answers:
-        raise ScoreInputError(f"{gold_source} has no gold answers (exe_ans): is it a prediction file? "
+        raise InputError(f"{gold_source} has no gold answers (exe_ans): is it a prediction file? "
                               "(use --gold DATASET --pred PREDICTIONS)")
     program_scorers = [name for name in names if name in HAS_PROGRAM_ACCURACY]
     if set(names) <= HAS_PROGRAM_ACCURACY and all(pred.tokens is None for pred in matched):
-        raise ScoreInputError(f"{pred_source} holds answers only (no programs), and the scorers "
+        raise InputError(f"{pred_source} holds answers only (no programs), and the scorers "
                               f"{', '.join(program_scorers)} execute programs: score answers with "
                               "--scorer helm-float-equiv or --scorer pot")
 

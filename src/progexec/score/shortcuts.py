@@ -30,6 +30,7 @@ from typing import Any, Union
 
 from mpmath import iv
 
+from ..core.errors import ProgexecError
 from ..oracle.interval import precision
 
 Expr = Union[str, tuple[str, "Expr", "Expr"]]
@@ -47,8 +48,9 @@ GREATER = frozenset({"greater"})
 EXP = frozenset({"exp"})
 
 
-class _Bail(Exception):
+def _bail() -> ProgexecError:
     """sympy's automatic evaluation might combine or cancel terms here: no canonical key."""
+    return ProgexecError("no canonical key", kind="no_canonical_key")
 
 
 def canonical_key(expr: Expr) -> Any:
@@ -64,7 +66,7 @@ def canonical_key(expr: Expr) -> Any:
     """
     try:
         return _key(expr)
-    except _Bail:
+    except ProgexecError:  # _bail(): no canonical key
         return None
 
 
@@ -75,24 +77,24 @@ def _key(expr: Expr) -> Any:
     if op in ("add", "subtract"):
         collected = _collect(_terms(expr, 1))
         if len(collected) < 2:  # the sum collapsed to one term or to 0: its shape changes
-            raise _Bail
+            raise _bail()
         return ("+", tuple(sorted(collected, key=repr)))
     if op in ("multiply", "divide"):
         factors = _factors(expr, False)
         bases = [base for base, _ in factors]
         if len(set(map(repr, bases))) != len(bases):
-            raise _Bail
+            raise _bail()
         return ("*", tuple(sorted(factors, key=repr)))
     if op == "exp":
         return ("**", _key(expr[1]), _key(expr[2]))
     if op == "greater":
         if has_op(expr[1], GREATER) or has_op(expr[2], GREATER):
-            raise _Bail
+            raise _bail()
         left, right = _key(expr[1]), _key(expr[2])
         if left == right:
-            raise _Bail
+            raise _bail()
         return (">", left, right)
-    raise _Bail
+    raise _bail()
 
 
 def _collect(terms: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
@@ -109,7 +111,7 @@ def _terms(expr: Expr, sign: int) -> list[tuple[int, Any]]:
         second = sign if expr[0] == "add" else -sign
         return _terms(expr[1], sign) + _terms(expr[2], second)
     if not isinstance(expr, str) and expr[0] == "greater":
-        raise _Bail
+        raise _bail()
     return [(sign, _key(expr))]
 
 
@@ -119,10 +121,10 @@ def _factors(expr: Expr, inverted: bool) -> list[tuple[Any, Any]]:
         return _factors(expr[1], inverted) + _factors(expr[2], second)
     if not isinstance(expr, str) and expr[0] == "exp":
         if inverted:
-            raise _Bail
+            raise _bail()
         return [(_key(expr[1]), ("**", _key(expr[2])))]
     if not isinstance(expr, str) and expr[0] == "greater":
-        raise _Bail
+        raise _bail()
     return [(_key(expr), -1 if inverted else 1)]
 
 
@@ -199,7 +201,7 @@ def _cancels_to_zero(expr: Expr) -> bool:
     """True when a sum's signed terms cancel exactly (``a2 - a2``), so sympify makes it 0."""
     try:
         terms = _terms(expr, 1)
-    except _Bail:
+    except ProgexecError:  # _bail(): no canonical key
         return False
     return len(terms) > 1 and not _collect(terms)
 

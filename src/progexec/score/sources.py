@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Union
 
-from ..core.errors import ProgexecError
+from ..core.errors import ProgexecError, InputError
 from ..core.item import Item
 from ..core.limits import Limits, using
-from .loading import ScoreInputError, gold_item, load_gold, load_predictions
+from .loading import gold_item, load_gold, load_predictions
 from .results import GoldItem, Prediction, ScoreReport
 
 GoldSource = Union[str, Path, Sequence[Any]]
@@ -33,7 +33,7 @@ def score_sources(gold: GoldSource, predictions: PredictionSource, scorers: Sequ
                   limits: Limits | None = None) -> ScoreReport:
     """Score predictions against gold, each a path (or corpus name) or records in memory.
 
-    Raises :class:`ProgexecError` (a ``ScoreInputError``) for inputs that cannot be scored: no usable
+    Raises :class:`ProgexecError` (a ``InputError``) for inputs that cannot be scored: no usable
     prediction, no shared id, swapped inputs, answer-only predictions under a program scorer.
     """
     from .scoring import check_inputs, resolve_scorers, score_predictions
@@ -77,11 +77,11 @@ def _through_file(value: Any, name: str, load: Any) -> Any:
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as error:
-        raise ScoreInputError(f"the {name.split('.')[0]} records are not JSON data: {error}") from None
+        raise InputError(f"the {name.split('.')[0]} records are not JSON data: {error}") from None
     with tempfile.TemporaryDirectory(prefix="progexec-score-") as directory:
         path = Path(directory) / name
         path.write_text(text, encoding="utf-8")
         try:
             return load(str(path))
-        except ScoreInputError as error:
-            raise ScoreInputError(str(error).replace(str(path), f"the {name.split('.')[0]} records")) from None
+        except InputError as error:
+            raise InputError(str(error).replace(str(path), f"the {name.split('.')[0]} records")) from None

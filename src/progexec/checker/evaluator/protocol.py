@@ -22,11 +22,12 @@ from typing import Any, Optional, Union
 
 from ...core.registry import get_dataset
 from ...core.limits import current
-from ...core.syntax import ProgramSyntaxError
+from ...core.errors import ProgramSyntaxError
 from ...grammar.parse import parse_program
 from ...grammar.tokens import official_tokenize
-from ...interp.flat import CompileError, FlatProgram, compile_program, run_flat
+from ...interp.flat import FlatProgram, compile_program, run_flat
 from ...core.verdict import OfficialVerdict
+from ...core.arithmetic import Refusal
 from ...interp.run import execute_text, execute_tokens
 from .cases import EvalCase, FlatArgs
 from .classes import EvalDivergence, Failure
@@ -85,7 +86,7 @@ def flat_of(case: EvalCase) -> Optional[FlatProgram]:
     """The case lowered to the contract's lists, or None when it has no flat form."""
     try:
         return compile_program(parse_program(case.program), case.table)
-    except (ProgramSyntaxError, CompileError, ValueError, TypeError):
+    except (ProgramSyntaxError, Refusal, ValueError, TypeError):
         return None
 
 

@@ -75,10 +75,6 @@ class Variant(str, Enum):
     NO_BARE_NUMBERS = "no_bare_numbers"          # ConvFinQA's one-token programs not supported (FinQA's loop)
 
 
-class _Invalid(ProgexecError):
-    """The model's own refusal (the official bare ``except`` catches everything else too)."""
-
-
 _JS_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|Infinity)")
 _PREFIX = re.compile(r"\s*([+-]?(?:Infinity|\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?))")
 
@@ -219,7 +215,7 @@ def round_ties_away(x: float) -> float:
 
 def _pow(a: Any, b: Any, variant: Variant) -> Any:
     if variant is Variant.EXP_NEGATIVE_REFUSED and a < 0:
-        raise _Invalid("negative base")
+        raise ProgexecError("negative base", kind="invalid")
     result = a ** b
     if isinstance(result, complex) and variant is Variant.COMPLEX_AS_NAN:
         return math.nan
@@ -241,7 +237,7 @@ def _divide(a: Any, b: Any, variant: Variant) -> Any:
 
 def _finite(value: Any, variant: Variant) -> Any:
     if variant is Variant.NONFINITE_REFUSED and isinstance(value, float) and not math.isfinite(value):
-        raise _Invalid("non-finite")
+        raise ProgexecError("non-finite", kind="invalid")
     return value
 
 
@@ -368,7 +364,7 @@ def _evaluate(tokens: list[str], table: Optional[Sequence[Sequence[str]]], diale
 
 def _rows(table: Optional[Sequence[Sequence[str]]], variant: Variant) -> dict[Any, Sequence[str]]:
     if table is None:
-        raise _Invalid("no table")  # the official iterates None: a TypeError, so invalid
+        raise ProgexecError("no table", kind="invalid")  # the official iterates None: a TypeError, so invalid
     if variant is Variant.EMPTY_ROW_IGNORED:
         table = [line for line in table if len(line) > 0]
     if variant is Variant.FIRST_ROW_WINS:

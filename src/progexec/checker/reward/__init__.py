@@ -8,11 +8,12 @@ thread, process-pool and determinism probes. See docs/check-reward.md.
 
 from __future__ import annotations
 
-from .caller import SIGNATURES, CallError, RewardCaller
+from .caller import SIGNATURES, RewardCaller
 from .check import Finding, RewardReport, run_reward_check
 from .classes import DEFAULT_FAIL_ON, RewardClass
 from .forms import FORMS
-from .suite import RewardCase, SuiteError, build_suite, export
+from .suite import RewardCase, build_suite, export
+from ...core.errors import OptionError
 
-__all__ = ["SIGNATURES", "CallError", "RewardCaller", "Finding", "RewardReport", "run_reward_check",
-           "DEFAULT_FAIL_ON", "RewardClass", "FORMS", "RewardCase", "SuiteError", "build_suite", "export"]
+__all__ = ["SIGNATURES", "RewardCaller", "Finding", "RewardReport", "run_reward_check",
+           "DEFAULT_FAIL_ON", "RewardClass", "FORMS", "RewardCase", "build_suite", "export"]

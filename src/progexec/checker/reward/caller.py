@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ...core.limits import current
-from ...core.errors import ProgexecError
-from ..engine import ChildExchange, Fault, FaultKind, StartError
+from ...core.errors import ProgexecError, OptionError, SetupError
+from ..engine import ChildExchange, Fault, FaultKind
 from .suite import RewardCase
 from ...core.plural import plural
 
@@ -35,10 +35,6 @@ PROMPT = "Question: answer from the table and text above.\nResponse: "
 """The prompt that OpenRLHF and TRL callers receive beside each completion."""
 READY = b"progexec-rewardchild ready\n"
 CHILD = Path(__file__).with_name("child.py")
-
-
-class CallError(ProgexecError):
-    """The reward function cannot be called at all (it cannot be imported, the URL is refused)."""
 
 
 class Kind(str, Enum):
@@ -70,19 +66,19 @@ class Outcome:
 
 
 def check_url(url: str, allow_remote: bool) -> None:
-    """CallError unless ``url`` is http(s) to a loopback address (any address with ``allow_remote``)."""
+    """OptionError unless ``url`` is http(s) to a loopback address (any address with ``allow_remote``)."""
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise CallError(f"--url wants http://HOST:PORT/PATH, not {url!r}")
+        raise OptionError(f"--url wants http://HOST:PORT/PATH, not {url!r}")
     if allow_remote:
         return
     try:
         addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, parts.port or 80)}
     except OSError as error:
-        raise CallError(f"cannot resolve {parts.hostname}: {error}") from None
+        raise OptionError(f"cannot resolve {parts.hostname}: {error}") from None
     if not addresses or not all(ipaddress.ip_address(str(address).split("%")[0]).is_loopback
                                 for address in addresses):
-        raise CallError(f"{parts.hostname} is not a loopback address; pass --allow-remote to call it")
+        raise OptionError(f"{parts.hostname} is not a loopback address; pass --allow-remote to call it")
 
 
 class RewardCaller:
@@ -120,11 +116,11 @@ class RewardCaller:
         return cls(argv, per_case=True, batch=1, timeout=timeout, max_hangs=max_hangs, name=" ".join(argv))
 
     def start(self) -> None:
-        """Start the child now; CallError when it cannot start or load the function."""
+        """Start the child now; OptionError when it cannot start or load the function."""
         try:
             self.exchange.start()
-        except StartError as error:
-            raise CallError(f"cannot start {self.name}: {error}") from None
+        except SetupError as error:
+            raise OptionError(f"cannot start {self.name}: {error}") from None
 
     def close(self) -> None:
         self.exchange.close()

@@ -1,7 +1,7 @@
 """The HTML report of ``check-reward``: the JSON report rendered by a Jinja2 template shipped as package data.
 
 Jinja2 is the ``html`` extra (``pip install 'progexec[html]'``); without it, :func:`as_html`
-raises :class:`HtmlUnavailable`, which the command turns into a usage error naming the extra.
+raises :class:`SetupError`, which the command turns into a usage error naming the extra.
 """
 
 from __future__ import annotations
@@ -16,10 +16,6 @@ from .output import as_json
 TEMPLATE = "check_reward.html.j2"
 
 
-class HtmlUnavailable(SetupError):
-    """Jinja2 is not installed."""
-
-
 def _template(name: str) -> str:
     return resources.files("progexec.checker.reward").joinpath("templates").joinpath(name).read_text(encoding="utf-8")
 
@@ -29,7 +25,7 @@ def as_html(report: RewardReport, meta: Optional[dict[str, Any]] = None) -> str:
     try:
         import jinja2
     except ImportError:
-        raise HtmlUnavailable("the HTML report needs Jinja2: pip install 'progexec[html]'") from None
+        raise SetupError("the HTML report needs Jinja2: pip install 'progexec[html]'") from None
     environment = jinja2.Environment(loader=jinja2.FunctionLoader(_template), autoescape=True,
                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     data = as_json(report, meta)

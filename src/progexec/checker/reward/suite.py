@@ -26,10 +26,6 @@ GROUP = 4
 """Cases written for one gold, at most (different forms)."""
 
 
-class SuiteError(OptionError):
-    """A suite that cannot be built (an unknown form, a bad size)."""
-
-
 @dataclass(frozen=True)
 class RewardCase:
     """One completion to reward, its gold record (``policy`` included) and the reward it deserves."""
@@ -53,16 +49,16 @@ def _applicable(name: str) -> tuple[Gold, ...]:
 
 
 def select_forms(names: Iterable[str] | None) -> tuple[Form, ...]:
-    """The forms named (all of them for None); SuiteError naming an unknown one."""
+    """The forms named (all of them for None); OptionError naming an unknown one."""
     if names is None:
         return FORMS
     chosen = []
     for name in names:
         if name not in FORMS_BY_NAME:
-            raise SuiteError(f"unknown form {name!r}; known: {', '.join(FORMS_BY_NAME)}")
+            raise OptionError(f"unknown form {name!r}; known: {', '.join(FORMS_BY_NAME)}")
         chosen.append(FORMS_BY_NAME[name])
     if not chosen:
-        raise SuiteError("no form selected")
+        raise OptionError("no form selected")
     return tuple(chosen)
 
 
@@ -109,7 +105,7 @@ def build_suite(cases: int = DEFAULT_CASES, seed: int = 0, forms: Iterable[str] 
     form draws a gold, up to ``GROUP - 1`` other forms with cases left are written for the same gold.
     """
     if not 1 <= cases <= current().max_suite_cases:
-        raise SuiteError(f"the suite size must be between 1 and {current().max_suite_cases:,}, got {cases}")
+        raise OptionError(f"the suite size must be between 1 and {current().max_suite_cases:,}, got {cases}")
     chosen = select_forms(forms)
     rng = random.Random(seed)
     left = dict(zip((form.name for form in chosen), _shares(chosen, cases)))

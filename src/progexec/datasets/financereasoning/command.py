@@ -15,14 +15,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from collections.abc import Sequence
-from typing import Protocol
 
-from ...core.errors import OptionError as UsageError
-from ..mathqa.sandbox import IsolationUnavailable, default_jobs
-from ..pysolution.scoring import SolutionInputError, load_records
+from ...core.errors import OptionError as OptionError, InputError
+from ..mathqa.sandbox import default_jobs
+from ...isolation.bwrap import IsolationUnavailable
+from ..pysolution.scoring import load_records
 from ...readers import Record
 from .goldcheck import check_gold
 from .report import divergence_text, document, gold_document, gold_text, pages, table
@@ -97,11 +97,11 @@ def prediction_files(entries: list[str]) -> list[tuple[str, str, str]]:
                     others.append(child)
             files = sorted(chosen.values()) if chosen else sorted(others)  # the layout's folders, when there are any
             if not files:
-                raise UsageError(f"{entry}: no prediction files (MODEL/evaluation.json, MODEL/inference.json, "
+                raise OptionError(f"{entry}: no prediction files (MODEL/evaluation.json, MODEL/inference.json, "
                                  "*.json, *.json.gz) in this directory")
             found += [(*_named(file, path), str(file)) for file in files]
         elif not path.exists():
-            raise UsageError(f"{entry}: no such file or directory")
+            raise OptionError(f"{entry}: no such file or directory")
         else:
             found.append((*_named(path, None), entry))
     return found
@@ -112,22 +112,22 @@ def run(args: argparse.Namespace, gold: list[Record], tools: Tools) -> int:
     jobs = args.jobs or 4 * default_jobs()
     questions, problems = gold_questions(gold)
     if not questions:
-        raise UsageError(f"{args.gold}: no usable FinanceReasoning gold question (each needs a 'question_id'); "
+        raise OptionError(f"{args.gold}: no usable FinanceReasoning gold question (each needs a 'question_id'); "
                          + "; ".join(problems[:3]))
     if getattr(args, "check_gold", False):
         return _check(args, gold, jobs, tools)
     if not args.pred:
-        raise UsageError("--pred is required (or pass --check-gold)")
+        raise OptionError("--pred is required (or pass --check-gold)")
     files = prediction_files(args.pred)
     loaded = []
     for name, longer, path in files:
         try:
             records = load_records(path)
-        except SolutionInputError as error:
-            raise UsageError(str(error)) from None
+        except InputError as error:
+            raise OptionError(str(error)) from None
         mode = run_mode(records)
         if mode == "pot" and "cot" in Path(path).parts[:-1]:
-            raise UsageError(f"{path}: a chain-of-thought run without recorded answers (result.extracted_answer); "
+            raise OptionError(f"{path}: a chain-of-thought run without recorded answers (result.extracted_answer); "
                              "the official evaluation extracts them with an LLM: pass its evaluation.json")
         loaded.append((name, longer, path, mode, records))
     shared = {(name, mode) for name, _, _, mode, _ in loaded
@@ -137,7 +137,7 @@ def run(args: argparse.Namespace, gold: list[Record], tools: Tools) -> int:
     for name, longer, path, mode, records in loaded:
         chosen = longer if (name, mode) in shared else name  # a model is named by its folder unless two share it
         if (chosen, mode) in seen:
-            raise UsageError(f"two prediction files name the same model {chosen!r} ({mode}): {seen[(chosen, mode)]} "
+            raise OptionError(f"two prediction files name the same model {chosen!r} ({mode}): {seen[(chosen, mode)]} "
                              f"and {path}")
         seen[(chosen, mode)] = path
         runs.append(Run(chosen, records))
@@ -147,7 +147,7 @@ def run(args: argparse.Namespace, gold: list[Record], tools: Tools) -> int:
         models, problems, isolation = score_runs(gold, runs, jobs=jobs, unsafe_no_isolation=args.unsafe_no_isolation,
                                                  progress=progress.update, timeout=timeout)
     except IsolationUnavailable as error:
-        raise UsageError(str(error)) from None
+        raise OptionError(str(error)) from None
     finally:
         progress.close()
     if isolation.startswith("none"):
@@ -182,7 +182,7 @@ def _check(args: argparse.Namespace, gold: list[Record], jobs: int, tools: Tools
         checks, problems, isolation = check_gold(gold, jobs=jobs, unsafe_no_isolation=args.unsafe_no_isolation,
                                                  progress=progress.update)
     except IsolationUnavailable as error:
-        raise UsageError(str(error)) from None
+        raise OptionError(str(error)) from None
     finally:
         progress.close()
     meta = tools.meta(args, [args.gold])

@@ -13,7 +13,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ...reward import Policy
-from ...rows import Example, RowsError, RowsSpec
+from ...rows import Example, RowsSpec
+from ...core.errors import InputError
 
 DIALECT = "financereasoning"
 INSTRUCTION = ("Answer with a Python program in one ```python block that defines solution() and returns the "
@@ -30,7 +31,7 @@ def examples(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[Ex
     """The one example of a record; a gold that is not an int, float or bool is an error naming the record."""
     answer = value.get("ground_truth")
     if not isinstance(answer, (int, float, bool)):
-        raise RowsError(f"{where} ({fallback}): no usable gold (ground_truth {answer!r:.60})")
+        raise InputError(f"{where} ({fallback}): no usable gold (ground_truth {answer!r:.60})")
     key = value.get("question_id")
     question = value.get("question")
     context = value.get("context")

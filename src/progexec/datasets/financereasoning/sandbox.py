@@ -16,7 +16,8 @@ from importlib import resources
 
 from ..pysolution.pool import Budget, Pool, Request
 from ..pysolution.results import SolutionResult, Status, failure
-from .values import BadDescription, Value, decode_payload
+from ...core.errors import InputError
+from .values import Value, decode_payload
 
 OFFICIAL_TIMEOUT_SECONDS = 10.0
 """``evaluation.timeout_duration`` of the official config/config.yaml."""
@@ -70,7 +71,7 @@ def read_outcome(result: SolutionResult) -> Outcome:
         return Outcome(failure("bad_result", "the sandbox program gave no description"), None)
     try:
         return Outcome(result, decode_payload(result.exact_int))
-    except BadDescription as error:
+    except InputError as error:  # of kind bad_description: the only error decode_payload raises
         return Outcome(failure("bad_result", f"the value's description is unusable: {error}"), None)
 
 

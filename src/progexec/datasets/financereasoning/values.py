@@ -14,14 +14,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ...core.errors import InputError
+
 KINDS = frozenset({"none", "bool", "num", "complex", "text", "empty", "other", "raises"})
 SPECIALS = frozenset({"nan", "dnan", "inf", "-inf", "huge", "tiny"})
 TINY = Fraction(1, 10 ** 401)
 """Stands for a non-zero number under 1e-400 in magnitude: it compares with every float as the real one does."""
 
 
-class BadDescription(ValueError):
-    """The sandbox's description is not in the expected shape."""
+BAD_DESCRIPTION = "bad_description"
+"""The ``kind`` of the InputError raised when the sandbox's description is not in the expected shape."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,23 +93,23 @@ def _text(raw: Any, limit: int = 2000) -> str | None:
 
 def _digits(raw: Any) -> int:
     if not isinstance(raw, str) or not 0 < len(raw) <= 500:
-        raise BadDescription("a number's digits")
+        raise InputError("a number's digits", kind=BAD_DESCRIPTION)
     body = raw[1:] if raw.startswith("-") else raw
     if not (body.isascii() and body.isdigit()):
-        raise BadDescription("a number's digits")
+        raise InputError("a number's digits", kind=BAD_DESCRIPTION)
     return int(raw)
 
 
 def from_mapping(raw: Any, depth: int = 0) -> Value:
-    """A Value from the decoded JSON description; raises BadDescription for any other shape."""
+    """A Value from the decoded JSON description; raises an InputError of kind ``bad_description`` for any other shape."""
     if not isinstance(raw, dict) or depth > 1:
-        raise BadDescription("not an object")
+        raise InputError("not an object", kind=BAD_DESCRIPTION)
     kind = raw.get("k")
     if kind not in KINDS:
-        raise BadDescription("no valid kind")
+        raise InputError("no valid kind", kind=BAD_DESCRIPTION)
     boolean = raw.get("v") if kind == "bool" else None
     if kind == "bool" and not isinstance(boolean, bool):
-        raise BadDescription("a bool without its value")
+        raise InputError("a bool without its value", kind=BAD_DESCRIPTION)
     numpy_bool = raw.get("b")
     if isinstance(numpy_bool, bool):
         boolean = numpy_bool
@@ -118,10 +120,10 @@ def from_mapping(raw: Any, depth: int = 0) -> Value:
         if special is None:
             numerator, denominator = _digits(raw.get("p")), _digits(raw.get("q"))
             if denominator <= 0:
-                raise BadDescription("a zero denominator")
+                raise InputError("a zero denominator", kind=BAD_DESCRIPTION)
             exact = Fraction(numerator, denominator)
         elif special not in SPECIALS:
-            raise BadDescription("an unknown special number")
+            raise InputError("an unknown special number", kind=BAD_DESCRIPTION)
         elif raw.get("neg") is True:
             sign = "-"
     parts = None
@@ -129,10 +131,10 @@ def from_mapping(raw: Any, depth: int = 0) -> Value:
         try:
             parts = (float.fromhex(str(raw.get("re"))), float.fromhex(str(raw.get("im"))))
         except (ValueError, OverflowError):
-            raise BadDescription("a complex without its parts") from None
+            raise InputError("a complex without its parts", kind=BAD_DESCRIPTION) from None
     text = _text(raw.get("v")) if kind == "text" else _text(raw.get("numeral"), 200) if kind == "other" else sign
     if kind == "text" and text is None:
-        raise BadDescription("a text without its characters")
+        raise InputError("a text without its characters", kind=BAD_DESCRIPTION)
     normalized = from_mapping(raw["normalized"], depth + 1) if "normalized" in raw else None
     return Value(kind, _text(raw.get("c"), 40) or "", _text(raw.get("t"), 60) or "", boolean, exact, special, text,
                  _text(raw.get("first"), 60), parts, _text(raw.get("stage"), 20), _text(raw.get("unpicklable"), 60),
@@ -143,12 +145,12 @@ def from_mapping(raw: Any, depth: int = 0) -> Value:
 def decode_payload(number: int) -> Value:
     """The Value a sandbox run returned as its payload integer (see :mod:`.sandbox_program`)."""
     if number <= 0:
-        raise BadDescription("no payload")
+        raise InputError("no payload", kind=BAD_DESCRIPTION)
     data = number.to_bytes((number.bit_length() + 7) // 8, "big")
     if not data.startswith(b"\x01"):
-        raise BadDescription("no payload marker")
+        raise InputError("no payload marker", kind=BAD_DESCRIPTION)
     try:
         raw = json.loads(data[1:].decode("ascii"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise BadDescription("the payload is not JSON") from None
+        raise InputError("the payload is not JSON", kind=BAD_DESCRIPTION) from None
     return from_mapping(raw)

@@ -15,12 +15,13 @@ Part of :mod:`progexec.datasets`: may import every layer below ``datasets``, nev
 
 from .arithmetic import MATHQA_FLOAT, MathQAFloat, mathqa_constant
 from .binding import bind_numbers, number_texts
-from .execute import MathQAResult, Semantics, SemanticsError, execute_all, execute_problem, read_mathqa, run_formula, run_program
+from .execute import MathQAResult, Semantics, execute_all, execute_problem, read_mathqa, run_formula, run_program
+from ...core.errors import OptionError
 from .options import Option, kept_by_filter, option_value, parse_options, select_option, within_one_percent
 from .ops import MATHQA_EXTENDED_OPS, MATHQA_OPS, MATHQA_PYTHON_OPS, UNSUPPORTED_OPS
 
 __all__ = [
-    "MATHQA_EXTENDED_OPS", "MATHQA_FLOAT", "MATHQA_OPS", "MATHQA_PYTHON_OPS", "MathQAFloat", "MathQAResult", "Option", "Semantics", "SemanticsError", "UNSUPPORTED_OPS",
+    "MATHQA_EXTENDED_OPS", "MATHQA_FLOAT", "MATHQA_OPS", "MATHQA_PYTHON_OPS", "MathQAFloat", "MathQAResult", "Option", "Semantics", "UNSUPPORTED_OPS",
     "bind_numbers", "execute_all", "execute_problem", "kept_by_filter", "mathqa_constant", "number_texts",
     "option_value", "parse_options", "read_mathqa", "run_formula", "run_program", "select_option",
     "within_one_percent",

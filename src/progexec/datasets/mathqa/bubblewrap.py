@@ -1,20 +1,17 @@
-"""Moved to :mod:`progexec.isolation.bwrap`; this name is the same module object, so existing imports keep working.
-
-``from progexec.datasets.mathqa import bubblewrap`` and ``from progexec.datasets.mathqa.bubblewrap import ...``
-both give :mod:`progexec.isolation.bwrap` itself (a test that patches ``bubblewrap.status``
-patches the one function everyone calls).
-"""
+"""Moved to :mod:`progexec.isolation.bwrap`; kept so that existing imports work: every name read here is
+read from that module at the time it is read (``bubblewrap.status()`` is ``bwrap.status()``, and a test
+that patches the function patches ``progexec.isolation.bwrap``). New code imports the new module."""
 
 from __future__ import annotations
 
-import sys
+from typing import Any
 
 from ...isolation import bwrap as _bwrap
-from ...isolation.bwrap import *  # noqa: F401,F403  (the public names, for type checkers)
-from ...isolation.bwrap import (CHILD_ENV, SANDBOX_UID, THIRD_PARTY, Isolation, IsolationUnavailable, Runtime, UidDrop,
-                               command, open_seccomp, runtime, status)
 
-__all__ = ["CHILD_ENV", "SANDBOX_UID", "THIRD_PARTY", "Isolation", "IsolationUnavailable", "Runtime",
-           "UidDrop", "command", "open_seccomp", "runtime", "status"]
 
-sys.modules[__name__] = _bwrap
+def __getattr__(name: str) -> Any:
+    return getattr(_bwrap, name)
+
+
+def __dir__() -> list[str]:
+    return dir(_bwrap)

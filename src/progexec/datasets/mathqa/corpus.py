@@ -13,10 +13,6 @@ from ...core.errors import SetupError
 MATHQA_SPLITS = ("test", "dev", "challenge_test")
 
 
-class MathQACorpusMissingError(SetupError):
-    """The package data is missing: the corpus was not built or not installed."""
-
-
 @lru_cache(maxsize=None)
 def mathqa_records(split: str = "test") -> tuple[dict[str, Any], ...]:
     """The official MathQA records of one split, in the official order (``Rationale`` dropped)."""
@@ -26,7 +22,7 @@ def mathqa_records(split: str = "test") -> tuple[dict[str, Any], ...]:
     try:
         raw = resources.files("progexec.data").joinpath(name).read_bytes()
     except FileNotFoundError:
-        raise MathQACorpusMissingError(
+        raise SetupError(
             f"embedded corpus {name} is missing; run scripts/build_mathqa_corpus.py") from None
     data = json.loads(gzip.decompress(raw).decode("utf-8"))
     return tuple(data)

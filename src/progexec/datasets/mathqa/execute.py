@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ...inputkinds import Wanted, dataset_format
-from ...core.errors import InputError, OptionError
-from ...grammar.mathqa_parse import ProgramSyntaxError, parse_annotated, parse_linear
+from ...core.errors import InputError, OptionError, ProgramSyntaxError
+from ...grammar.mathqa_parse import parse_annotated, parse_linear
 from ...core.nodes import Program
 from ...grammar.parse import check_program_length
 from ...core.outcome import Outcome
@@ -32,10 +32,6 @@ from .arithmetic import MATHQA_FLOAT
 from .binding import number_texts
 from .options import Option, kept_by_filter, parse_options, select_option
 from .ops import MATHQA_OPS
-
-
-class MathQAInputError(InputError):
-    """A MathQA file that cannot be read as a whole (missing, not JSON, not a list)."""
 
 
 MATHQA_FILE = Wanted("a MathQA dataset file (a JSON list of problems with linear_formula)", ("list", "lines"),
@@ -52,25 +48,21 @@ class Semantics(Enum):
     TRAX = "trax"
 
 
-class SemanticsError(OptionError):
-    """A semantics asked for with options it does not have, or without the libraries it needs."""
-
-
 def _trax_runner() -> Any:
     try:
         from .trax import run_trax
     except ImportError as error:
-        raise SemanticsError(f"--semantics trax needs numpy and scipy (pip install 'progexec[trax]'): {error}") from None
+        raise OptionError(f"--semantics trax needs numpy and scipy (pip install 'progexec[trax]'): {error}") from None
     return run_trax
 
 
 def check_semantics(semantics: Semantics, annotated: bool, ops: OpTable) -> None:
-    """Refuse combinations trax has no reading for; raise SemanticsError."""
+    """Refuse combinations trax has no reading for; raise OptionError."""
     if semantics is Semantics.TRAX:
         if annotated:
-            raise SemanticsError("trax executes linear_formula only; --annotated needs --semantics progexec")
+            raise OptionError("trax executes linear_formula only; --annotated needs --semantics progexec")
         if ops is not MATHQA_OPS:
-            raise SemanticsError("trax defines its own op table; the extended ops need --semantics progexec")
+            raise OptionError("trax defines its own op table; the extended ops need --semantics progexec")
         _trax_runner()
 
 
@@ -193,13 +185,14 @@ def execute_all(items: Iterable[Any], annotated: bool = False, ops: OpTable = MA
 def read_mathqa(path: Path) -> list[Any]:
     """The records of a MathQA file, through the one reader path (:mod:`progexec.readers`: a path or ``-``,
     gzip by its bytes, bounded, a bad element one ``None`` record); a file that is not MathQA is refused."""
-    from ...readers import InputError, read_records
+    from ...readers import read_records
+    from ...core.errors import InputError
 
     try:
         return [record.value if record.error is None else None
                 for record in read_records(path, wanted=MATHQA_FILE, document=False)]
     except InputError as error:
-        raise MathQAInputError(str(error)) from None
+        raise InputError(str(error)) from None
 
 
 def is_mathqa(data: Any) -> bool:

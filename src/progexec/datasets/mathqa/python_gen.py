@@ -26,14 +26,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ...grammar.mathqa_parse import ProgramSyntaxError, parse_linear
+from ...grammar.mathqa_parse import parse_linear
+from ...core.errors import ProgramSyntaxError, InputError
 from ...core.nodes import Arg, Input, Num, Program, Ref
 from ...core.arithmetic import Refusal
 from .arithmetic import MATHQA_FLOAT
 from .binding import bind_numbers, number_texts
 from .execute import Semantics, run_formula, run_program
 from .options import kept_by_filter, parse_options
-from ...core.errors import InputError
 
 TEMPLATES: dict[str, str] = {
     "add": "{0} + {1}", "subtract": "{0} - {1}", "multiply": "{0} * {1}",
@@ -75,10 +75,6 @@ TEMPLATES: dict[str, str] = {
 """The Python expression of each of the 66 ops, ``{k}`` standing for argument k."""
 
 
-class TranslationError(InputError):
-    """A program that has no MathQA-Python translation (unsupported op, bad argument)."""
-
-
 @dataclass(frozen=True, slots=True)
 class PythonItem:
     """One MathQA-Python item."""
@@ -102,8 +98,8 @@ def _operand(arg: Arg) -> str:
         try:
             return repr(MATHQA_FLOAT.literal(arg.text))
         except Refusal as refusal:
-            raise TranslationError(refusal.message) from None
-    raise TranslationError(f"argument {arg} has no Python form")
+            raise InputError(refusal.message) from None
+    raise InputError(f"argument {arg} has no Python form")
 
 
 def program_to_python(program: Program, numbers: Iterable[float]) -> str:
@@ -112,7 +108,7 @@ def program_to_python(program: Program, numbers: Iterable[float]) -> str:
     for index, step in enumerate(program.steps):
         template = TEMPLATES.get(step.op)
         if template is None:
-            raise TranslationError(f"{step.op!r} has no MathQA-Python translation")
+            raise InputError(f"{step.op!r} has no MathQA-Python translation")
         expression = template.format(*(_operand(arg) for arg in step.args))
         target = "answer" if index == len(program.steps) - 1 else f"t{index}"
         lines.append(f"{target} = {expression}")
@@ -180,7 +176,7 @@ def translate(item: Any, index: int = 0, semantics: Semantics = Semantics.PROGEX
         program = parse_linear(formula)
         numbers = bind_numbers(problem)
         code = program_to_python(program, numbers)
-    except (ProgramSyntaxError, TranslationError):
+    except InputError:
         return None
     options = parse_options(item["options"]) if isinstance(item.get("options"), str) else {}
     correct = options.get(str(item.get("correct", "")).strip())

@@ -6,7 +6,7 @@ Registered on the MathQA record (``reward_run``, ``reward_equal``, ``read_option
 
 from __future__ import annotations
 
-from ...core.syntax import ProgramSyntaxError
+from ...core.errors import ProgramSyntaxError
 from ...core.table import Table
 from ...grammar.mathqa_parse import parse_mathqa
 from ...reward.goldvalue import GoldValue, ResolvedGold

@@ -35,9 +35,10 @@ from typing import IO, Any
 
 from ...isolation.process import Bound, Deadline, escaped_text, kill_group, read_bounded, result_number
 from ...core.limits import DEFAULT_LIMITS, current
-from . import bubblewrap
-from .bubblewrap import IsolationUnavailable
+from ...isolation import bwrap as bubblewrap
+from ...isolation.bwrap import IsolationUnavailable
 from ...core.plural import plural
+from ...core.errors import SetupError
 
 ALLOWED_MODULES: frozenset[str] = frozenset({"math", "scipy"})
 """What MathQA-Python's own code imports: ``math``, and ``scipy`` (``scipy.special.comb``, ``scipy.gcd``)."""
@@ -48,7 +49,7 @@ MAX_CODE_CHARS = DEFAULT_LIMITS.max_sandbox_code_chars
 MAX_MESSAGE_CHARS = 500
 """Longest message kept from a child's result."""
 
-__all__ = ["ALLOWED_MODULES", "IsolationUnavailable", "SandboxLimits", "SnippetKind", "SnippetResult",
+__all__ = ["ALLOWED_MODULES", "SandboxLimits", "SnippetKind", "SnippetResult",
            "decode_result", "default_jobs", "run_snippet", "run_snippets"]
 
 
@@ -181,7 +182,7 @@ def _run(code: str, limits: SandboxLimits, isolated: bool) -> SnippetResult:
         request.seek(0)
         try:
             process = _start(isolated, workdir, request)
-        except (OSError, IsolationUnavailable) as error:
+        except (OSError, SetupError) as error:
             return SnippetResult(SnippetKind.SANDBOX_ERROR, message=f"cannot start the sandbox: {error}")
         try:
             raw, limit = _read_bounded(process, started + limits.timeout, limits.max_result_bytes)
@@ -264,10 +265,10 @@ def default_jobs() -> int:
 
 
 def require_isolation(unsafe_no_isolation: bool = False) -> bubblewrap.Isolation:
-    """The machine's isolation; raises IsolationUnavailable when there is none and the caller did not opt out."""
+    """The machine's isolation; raises SetupError when there is none and the caller did not opt out."""
     isolation = bubblewrap.status()
     if not isolation.available and not unsafe_no_isolation:
-        raise IsolationUnavailable(
+        raise SetupError(
             f"refusing to run model-written code without isolation: {isolation.reason}. Install bubblewrap "
             "(apt-get install bubblewrap) or, only for code you trust, pass --unsafe-no-isolation")
     return isolation
@@ -277,7 +278,7 @@ def run_snippets(codes: Iterable[str], limits: SandboxLimits = SandboxLimits(), 
                  unsafe_no_isolation: bool = False) -> Iterator[SnippetResult]:
     """Run many snippets in parallel (``jobs`` processes at a time); results in input order.
 
-    Raises IsolationUnavailable (before running anything) when the machine cannot
+    Raises SetupError (before running anything) when the machine cannot
     isolate and ``unsafe_no_isolation`` is not set.
     """
     require_isolation(unsafe_no_isolation)

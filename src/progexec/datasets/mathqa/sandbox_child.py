@@ -31,7 +31,7 @@ import math
 import os
 import resource
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 BLOCKED_EVENTS = (
     "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "os.kill", "os.killpg",
@@ -51,19 +51,18 @@ BLOCKED_MODULES = frozenset({
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 
 
-class SandboxViolation(PermissionError):
-    """Raised by the audit hook when the snippet tries something the sandbox forbids."""
-
-
-class OutputLimit(BaseException):
-    """The snippet printed more than the sandbox keeps (a BaseException so ``except Exception`` cannot hide it)."""
+def _refused(message: str) -> PermissionError:
+    """The error the audit hook raises for what the sandbox forbids: a PermissionError without an errno whose
+    text starts with ``sandbox:`` (reported as ``forbidden`` with that text)."""
+    return PermissionError(f"sandbox: {message}")
 
 
 class CappedOutput(io.TextIOBase):
-    """``sys.stdout`` for the snippet: counts characters and stops it past the cap."""
+    """``sys.stdout`` for the snippet: counts characters and, past the cap, reports ``output_limit`` and
+    exits at once (nothing the snippet catches or runs in a ``finally`` can hide it)."""
 
-    def __init__(self, cap: int) -> None:
-        self.cap, self.count = cap, 0
+    def __init__(self, cap: int, result_fd: int) -> None:
+        self.cap, self.count, self.result_fd = cap, 0, result_fd
 
     def writable(self) -> bool:
         return True
@@ -71,7 +70,8 @@ class CappedOutput(io.TextIOBase):
     def write(self, text: str) -> int:
         self.count += len(text)
         if self.count > self.cap:
-            raise OutputLimit(f"the snippet printed more than {self.cap} characters")
+            _report({"kind": "output_limit", "message": f"the snippet printed more than {self.cap} characters"},
+                    self.count, self.result_fd)
         return len(text)
 
 
@@ -95,16 +95,16 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
     if event == "open":
         mode, flags = args[1], args[2]
         if (isinstance(mode, str) and any(c in mode for c in "wax+")) or (isinstance(flags, int) and flags & _WRITE_FLAGS):
-            raise SandboxViolation(f"sandbox: writing files is not allowed ({args[0]!r})")
+            raise _refused(f"writing files is not allowed ({args[0]!r})")
         if not _readable(args[0]):
-            raise SandboxViolation(f"sandbox: reading {args[0]!r} is not allowed")
+            raise _refused(f"reading {args[0]!r} is not allowed")
         return
     if event == "import":
         if str(args[0]).split(".")[0] in BLOCKED_MODULES:
-            raise SandboxViolation(f"sandbox: the module {args[0]!r} is not allowed")
+            raise _refused(f"the module {args[0]!r} is not allowed")
         return
     if event.startswith(BLOCKED_EVENTS):
-        raise SandboxViolation(f"sandbox: {event} is not allowed")
+        raise _refused(f"{event} is not allowed")
 
 
 def _limit(kind: int, value: int) -> None:
@@ -138,7 +138,7 @@ def _preload_scipy() -> None:
         return
 
     def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise SandboxViolation("sandbox: process creation is not allowed")
+        raise _refused("process creation is not allowed")
     for module in list(sys.modules.values()):
         namespace = getattr(module, "__dict__", None)
         if isinstance(namespace, dict):
@@ -169,7 +169,7 @@ def main() -> None:
     os.dup2(null, 1)
     os.dup2(null, 2)
     sys.dont_write_bytecode = True
-    captured = CappedOutput(int(request["max_output"]))
+    captured = CappedOutput(int(request["max_output"]), result_fd)
     sys.stdout = sys.stderr = captured
     allowed = frozenset(request["allowed"])
     safe_builtins = dict(vars(builtins))
@@ -206,25 +206,29 @@ def main() -> None:
                            "message": f"answer is not a number ({type(error).__name__})"}
     except SyntaxError as error:
         outcome = {"kind": "syntax_error", "message": f"{error.msg} (line {error.lineno})"}
-    except SandboxViolation as error:
-        outcome = {"kind": "forbidden", "message": str(error)}
     except ImportError as error:
         kind = "forbidden" if str(error).startswith("sandbox:") else "error"
         outcome = {"kind": kind, "message": f"ImportError: {error}"}
     except MemoryError:
         outcome = {"kind": "memory", "message": "the snippet ran out of memory (memory limit)"}
-    except OutputLimit as error:
-        outcome = {"kind": "output_limit", "message": str(error)}
     except SystemExit as error:
         outcome = {"kind": "exit", "message": f"the snippet called exit ({error.code!r})"}
     except RecursionError:
         outcome = {"kind": "error", "message": "RecursionError: maximum recursion depth exceeded"}
     except OSError as error:
-        kind = "forbidden" if error.errno in _REFUSED else "error"
-        outcome = {"kind": kind, "message": f"{type(error).__name__}: {str(error)[:200]}"}
+        if isinstance(error, PermissionError) and error.errno is None and str(error).startswith("sandbox:"):
+            outcome = {"kind": "forbidden", "message": str(error)}  # the audit hook's refusal
+        else:
+            kind = "forbidden" if error.errno in _REFUSED else "error"
+            outcome = {"kind": kind, "message": f"{type(error).__name__}: {str(error)[:200]}"}
     except BaseException as error:
         outcome = {"kind": "error", "message": f"{type(error).__name__}: {str(error)[:200]}"}
-    outcome["printed"] = captured.count
+    _report(outcome, captured.count, result_fd)
+
+
+def _report(outcome: dict[str, Any], printed: int, result_fd: int) -> NoReturn:
+    """Write the one JSON result (with how much the snippet printed) and end the process."""
+    outcome["printed"] = printed
     if isinstance(outcome.get("message"), str):
         outcome["message"] = _safe(outcome["message"])
     try:

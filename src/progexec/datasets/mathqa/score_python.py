@@ -41,10 +41,6 @@ DEFAULT_REL_TOL = 1e-4
 ABS_TOL = 1e-9
 
 
-class SnippetInputError(InputError):
-    """A gold or prediction file that cannot be used at all (missing, unreadable, no usable gold)."""
-
-
 class ItemKind(str, Enum):
     """How a gold item fared, besides the sandbox's own kinds."""
 
@@ -142,12 +138,12 @@ def read_records(path: str | Path, wanted: Wanted | None = None) -> list[Line]:
     """A JSON list or JSON Lines file as numbered records, through the shared readers (``.gz``, ``-``, a BOM,
     lines split on ``\n`` only, bounded records); a record that cannot be read is a Line with its reason.
     With ``wanted`` (:data:`~progexec.inputkinds.MATHQA_PYTHON_GOLD` / ``..._PREDICTIONS``), an input of
-    another kind is refused (SnippetInputError)."""
+    another kind is refused (InputError)."""
     try:
         return [Line(record.number, record.value, record.error)
                 for record in shared_records(path, wanted=wanted, document=False)]
     except InputError as error:
-        raise SnippetInputError(str(error)) from None
+        raise InputError(str(error)) from None
 
 
 def _key(value: Any) -> tuple[str | None, str | None]:
@@ -271,7 +267,7 @@ def score(gold: Sequence[GoldItem], predicted: Predictions, rel_tol: float = DEF
           progress: Callable[[int], None] | None = None) -> Score:
     """Run every predicted snippet that matches one scorable gold item (in parallel) and score them, in gold order.
 
-    Raises IsolationUnavailable when the machine cannot isolate the snippets and
+    Raises SetupError when the machine cannot isolate the snippets and
     ``unsafe_no_isolation`` is not set.
     """
     runnable = [index for index, item in enumerate(gold) if _unrunnable(item, predicted) is None]

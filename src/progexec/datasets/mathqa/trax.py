@@ -39,6 +39,8 @@ from ...grammar.parse import MAX_PROGRAM_CHARS
 from ...core.arithmetic import Refusal
 from ...core.outcome import Outcome
 from ...core.status import Status
+from ...core.errors import ProgexecError
+from ...interp.evaluate import Outcome
 from .binding import NUMBER_PATTERN
 from ...core.limits import DEFAULT_LIMITS, current
 from .ops import MATHQA_PYTHON_OPS, arity, definition
@@ -51,18 +53,15 @@ fivefold (``power`` caps its exponent at 5), so the bound is checked after each 
 TraxOp = Callable[[list[Any]], Any]
 
 
-class _Missing(Exception):
-    """An op read an argument trax never collected (its ``IndexError``)."""
-
-
 class _Args(list[Any]):
-    """The collected arguments; reading past the end is trax's IndexError."""
+    """The collected arguments; reading past the end is trax's IndexError (a ProgexecError of kind
+    ``missing_argument`` here)."""
 
     def __getitem__(self, index: Any) -> Any:
         try:
             return super().__getitem__(index)
         except IndexError:
-            raise _Missing(index) from None
+            raise ProgexecError(index, kind="missing_argument") from None  # not an IndexError: no op catches it
 
 
 def _safe_divide(a: list[Any]) -> Any:
@@ -155,7 +154,7 @@ def _read_arg(arg: str, results: list[Any], numbers: Sequence[float], step: int)
 
 def _failure(error: Exception, name: str, args: list[Any], dropped: list[str], step: int) -> Refusal:
     """The typed refusal for an exception trax's op would raise."""
-    if isinstance(error, _Missing):
+    if isinstance(error, ProgexecError) and error.kind == "missing_argument":
         note = f"; trax dropped {', '.join(repr(text) for text in dropped)} (neither #k, nK nor c...)" if dropped else ""
         status = Status.SYNTAX_ERROR if dropped else Status.BAD_ARG_KIND
         return Refusal(status, f"step {step}: {name} reads argument {error.args[0]}, trax collected {len(args)}{note}")

@@ -17,10 +17,11 @@ from .official import Gold, official_verdict
 from .pool import Budget, Pool, Request, offered_libraries
 from .results import SolutionResult, Status
 from .reward import python_solution_reward, python_solution_rewards
-from .scoring import Leaderboard, ModelScore, SolutionInputError, load_records, score_runs
+from .scoring import Leaderboard, ModelScore, load_records, score_runs
 from .strict import DIVERGENCE_CLASSES, verdicts
+from ...core.errors import InputError
 
 __all__ = ["DATASETS", "DIVERGENCE_CLASSES", "Budget", "Dataset", "Gold", "Leaderboard", "ModelScore", "Pool",
-           "Request", "SolutionInputError", "SolutionResult", "Status", "detect", "extract_code", "load_records",
+           "Request", "SolutionResult", "Status", "detect", "extract_code", "load_records",
            "offered_libraries", "official_verdict", "python_solution_reward", "python_solution_rewards",
            "score_runs", "verdicts"]

@@ -37,9 +37,9 @@ from importlib import resources
 from typing import IO, Any
 
 from ...core.limits import DEFAULT_LIMITS, current
-from ..mathqa import bubblewrap
-from ..mathqa.bubblewrap import IsolationUnavailable
+from ...isolation import bwrap as bubblewrap
 from .results import SolutionResult, decode_report, failure
+from ...core.errors import SetupError
 
 LIGHT_PRELOAD = ("math", "cmath", "decimal", "fractions", "statistics", "datetime", "random", "itertools",
                  "functools", "re", "json", "numpy", "numpy.random")
@@ -199,12 +199,12 @@ class _Worker:
         self.loaded: tuple[str, ...] = ()
 
     def wait_ready(self) -> None:
-        """Wait for the worker's ready line (its libraries imported); raises IsolationUnavailable if it fails."""
+        """Wait for the worker's ready line (its libraries imported); raises SetupError if it fails."""
         line = self._read_line(time.monotonic() + current().solution_worker_ready_seconds)
         ready = json.loads(line) if line else None
         if not isinstance(ready, dict) or ready.get("ready") is not True:
             self.kill()
-            raise IsolationUnavailable("a sandbox worker did not start (its interpreter or libraries failed to load)")
+            raise SetupError("a sandbox worker did not start (its interpreter or libraries failed to load)")
         self.loaded = tuple(name for name in ready.get("loaded", []) if isinstance(name, str))
 
     @property
@@ -258,14 +258,14 @@ class Pool:
     """Up to ``jobs`` light and ``jobs // 2`` heavy warm workers; :meth:`run` runs solutions and returns their
     results in input order.
 
-    A context manager: leaving it kills every worker. Raises IsolationUnavailable when the
+    A context manager: leaving it kills every worker. Raises SetupError when the
     machine cannot isolate and ``unsafe_no_isolation`` is not set.
     """
 
     def __init__(self, jobs: int = 2, budget: Budget | None = None, *, unsafe_no_isolation: bool = False) -> None:
         isolation = bubblewrap.status()
         if not isolation.available and not unsafe_no_isolation:
-            raise IsolationUnavailable(
+            raise SetupError(
                 f"refusing to run model-written code without isolation: {isolation.reason}. Install bubblewrap "
                 "(apt-get install bubblewrap) or, only for code you trust, pass --unsafe-no-isolation")
         self.isolated = isolation.available
@@ -314,7 +314,7 @@ class Pool:
             try:
                 worker.wait_ready()
                 ready.append(worker)
-            except (OSError, IsolationUnavailable) as error:
+            except (OSError, SetupError) as error:
                 failed = error
         self.workers[tier] += ready
         if not ready and failed is not None:
@@ -358,7 +358,7 @@ class Pool:
                         if not idle and len(self.workers[tier]) < cap:
                             try:
                                 idle = self._spawn(tier, min(cap - len(self.workers[tier]), len(queue)))
-                            except (OSError, IsolationUnavailable) as error:
+                            except (OSError, SetupError) as error:
                                 index = queue.popleft()
                                 results[index] = failure("sandbox_error", f"cannot start a sandbox worker: {error}")
                                 done += 1

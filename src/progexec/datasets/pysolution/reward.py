@@ -31,6 +31,7 @@ from .official import Gold
 from .pool import Budget, Pool, Request
 from .results import SolutionResult, Status, failure
 from .strict import verdicts
+from ...core.errors import InputError
 
 RULES = ("official", "strict")
 
@@ -204,7 +205,7 @@ def score_python_solution_gold(completion: str, gold: dict[str, Any], policy: An
 
     try:
         chosen = parse_policy(policy if policy is not None else gold.get("policy") or "official")
-    except GoldRecordError:
+    except InputError:
         return make_result(RewardStatus.BAD_POLICY, Policy.OFFICIAL, name=str(policy)[:100])
     target: Any = gold.get("python_solution")
     if not isinstance(target, str):  # no gold solution: the gold value, a number or its text (verl's ground_truth)

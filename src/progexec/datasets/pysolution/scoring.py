@@ -20,17 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from ...core.limits import current
-from ...readers import InputError, Record, read_records
+from ...readers import Record, read_records
+from ...core.errors import InputError
 from .datasets import Dataset
 from .official import Gold, official_mean
 from .pool import Budget, Pool, Request
 from .results import SolutionResult, Status, failure, safe_text
 from .strict import DIVERGENCE_CLASSES, verdicts
 from ...core.plural import plural
-
-
-class SolutionInputError(InputError):
-    """A gold or prediction file that cannot be used at all (missing, unreadable, no usable gold question)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,9 +178,9 @@ def load_records(path: str | Path) -> list[Record]:
     try:
         return list(read_records(path))
     except InputError as error:
-        raise SolutionInputError(str(error)) from None
+        raise InputError(str(error)) from None
     except OSError as error:
-        raise SolutionInputError(f"{path}: cannot read ({error.strerror or error})") from None
+        raise InputError(f"{path}: cannot read ({error.strerror or error})") from None
 
 
 def model_name(path: str | Path) -> str:
@@ -276,12 +273,12 @@ def score_runs(dataset: Dataset, gold_records: Sequence[Record], runs: Sequence[
                progress: Callable[[int], None] | None = None) -> Leaderboard:
     """Score every run (model name, prediction records) against the gold records.
 
-    Raises SolutionInputError when no gold question is usable and IsolationUnavailable when
+    Raises InputError when no gold question is usable and SetupError when
     the machine cannot isolate (unless ``unsafe_no_isolation``).
     """
     questions = gold_questions(dataset, gold_records)
     if not any(question.problem is None for question in questions):
-        raise SolutionInputError(f"no usable gold question (each needs {dataset.id_fields[0]!r} and "
+        raise InputError(f"no usable gold question (each needs {dataset.id_fields[0]!r} and "
                                  f"{dataset.gold_code_field!r})")
     with Pool(jobs, budget, unsafe_no_isolation=unsafe_no_isolation) as gold_pool:
         questions = run_gold(dataset, questions, gold_pool)

@@ -58,8 +58,9 @@ _SHOWN = reprlib.Repr()
 _SHOWN.maxstring, _SHOWN.maxother, _SHOWN.maxlong = 120, 120, 120
 
 
-class Forbidden(PermissionError):
-    """Raised by the audit hook for an action the sandbox forbids."""
+def _forbidden(message: str) -> PermissionError:
+    """The audit hook's refusal: a PermissionError without an errno whose text starts with ``sandbox:``."""
+    return PermissionError(f"sandbox: {message}")
 
 
 def _safe(text: str, limit: int = MESSAGE_CHARS) -> str:
@@ -71,10 +72,10 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
     if event == "open":
         mode, flags = args[1], args[2]
         if (isinstance(mode, str) and any(c in mode for c in "wax+")) or (isinstance(flags, int) and flags & _WRITE_FLAGS):
-            raise Forbidden("sandbox: writing files is not allowed")
+            raise _forbidden("writing files is not allowed")
         return
     if event.startswith(BLOCKED_EVENTS):
-        raise Forbidden(f"sandbox: {event} is not allowed")
+        raise _forbidden(f"{event} is not allowed")
 
 
 def _restricted_import(allowed: frozenset[str]) -> Any:
@@ -223,13 +224,15 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
         return _describe(value, entry)
     except _AlarmPassed:
         return {"kind": "alarm", "message": _safe(_ALARM.passed)}
-    except Forbidden as error:
+    except PermissionError as error:
         return {"kind": "forbidden", "message": _safe(str(error))}
     except MemoryError:
         return {"kind": "memory_limit", "message": "the solution ran out of memory (memory limit)"}
     except SystemExit as error:
         return {"kind": "exit", "message": _safe(f"the solution called exit ({error.code!r})")}
     except OSError as error:
+        if isinstance(error, PermissionError) and error.errno is None and str(error).startswith("sandbox:"):
+            return {"kind": "forbidden", "message": _safe(str(error))}  # the audit hook's refusal
         kind = "forbidden" if error.errno in _REFUSED else "runtime_error"
         return {"kind": kind, "message": _safe(f"{type(error).__name__}: {error}")}
     except ImportError as error:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from .data import CORPORA, Question, read_predictions, read_questions
 from .metric import QuestionScore, Reason, score_question
-from .normalize import OfficialAbort
 from .scoring import TatqaScore, score, score_questions
+from ...core.errors import OfficialAbort
 
 __all__ = ["CORPORA", "Question", "read_predictions", "read_questions", "QuestionScore", "Reason",
            "score_question", "OfficialAbort", "TatqaScore", "score", "score_questions"]

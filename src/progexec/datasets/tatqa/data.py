@@ -18,9 +18,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import ProgexecError
+from ...core.errors import ProgexecError, InputError
 from ...core.limits import Limits, current
-from ...readers import CHUNK_CHARS, InputError, TextSource, iter_json_list, open_source
+from ...readers import CHUNK_CHARS, TextSource, iter_json_list, open_source
 
 CORPORA = {"tatqa:dev": "tatqa_dev.json.gz", "tatqa:test": "tatqa_test.json.gz"}
 """Embedded corpus name -> package data file (the official files, gzipped byte for byte)."""

@@ -21,7 +21,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ...core.nodes import Num, Program, Ref, Step
-from ...core.syntax import ProgramSyntaxError, ProgramTooLongError
+from ...core.errors import ProgramSyntaxError
 from ...core.limits import current
 from ...core.plural import plural
 
@@ -78,7 +78,7 @@ def _number(items: list[Token]) -> Literal:
 def _to_nodes(tree: Tree[Token], text: str) -> Node:
     """The parse tree as Nodes, built bottom-up with an explicit stack: a flat sum of 1,000 terms is a tree
     1,000 deep, which no recursion limit may decide. Its operations and groups (``+ - * /``, signs, brackets)
-    are counted against ``max_steps`` (:class:`~progexec.limits.Limits`): more is :class:`ProgramTooLongError`
+    are counted against ``max_steps`` (:class:`~progexec.limits.Limits`): more is :class:`ProgramSyntaxError` with ``bound``
     (``limit_exceeded``)."""
     bound = current().max_steps
     operations = 0
@@ -98,8 +98,8 @@ def _to_nodes(tree: Tree[Token], text: str) -> Node:
         del built[len(built) - len(children):]
         operations += 1
         if operations > bound:
-            raise ProgramTooLongError(f"the derivation has more than {bound} operations and groups, over the limit "
-                                      f"of {bound} (max_steps)", text[:200], 1, 1)
+            raise ProgramSyntaxError(f"the derivation has more than {bound} operations and groups, over the limit "
+                                      f"of {bound} (max_steps)", text[:200], 1, 1, bound="max_steps")
         if node.data in _BINARY:
             built.append(Binary(str(node.data), arguments[0], arguments[1]))
         elif node.data == "negate":
@@ -127,8 +127,8 @@ def parse_derivation(text: str) -> Node:
     """The tree of a derivation; :class:`ProgramSyntaxError` (with line, column, caret) when it does not parse."""
     bound = current().max_program_chars
     if len(text) > bound:
-        raise ProgramTooLongError(f"the derivation is {plural(len(text), 'character')}, over the limit of {bound} "
-                                  "(max_program_chars)", text[:200], 1, 1)
+        raise ProgramSyntaxError(f"the derivation is {plural(len(text), 'character')}, over the limit of {bound} "
+                                  "(max_program_chars)", text[:200], 1, 1, bound="max_program_chars")
     if not text.strip():
         raise ProgramSyntaxError("the derivation is empty", text, 1, 1)
     try:

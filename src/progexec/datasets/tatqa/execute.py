@@ -16,15 +16,15 @@ from fractions import Fraction
 from typing import Any
 
 from ...core.nodes import Program
-from ...core.syntax import ProgramSyntaxError, ProgramTooLongError
+from ...core.errors import ProgramSyntaxError, OfficialAbort
 from ...core.arithmetic import Float64
 from ...core.outcome import Outcome
-from ...interp.evaluate import evaluate
+from ...interp.evaluate import evaluate, Outcome
 from ...core.status import Status
 from ...oracle.exact import Exact
 from .derivation import accounting_literals, lower, parse_derivation
 from .metric import gold_answers
-from .normalize import OfficialAbort, answer_string, normalize_answer, scale_to_num
+from .normalize import answer_string, normalize_answer, scale_to_num
 
 
 class Float64Unrounded(Float64):
@@ -157,7 +157,7 @@ def run_derivation(uid: str, question: dict[str, Any]) -> DerivationResult:
     try:
         tree = parse_derivation(text)
     except ProgramSyntaxError as error:
-        status = Status.LIMIT_EXCEEDED if isinstance(error, ProgramTooLongError) else Status.SYNTAX_ERROR
+        status = Status.LIMIT_EXCEEDED if error.bound is not None else Status.SYNTAX_ERROR
         return DerivationResult(**base, status=status, findings=(Finding.UNPARSEABLE,), message=str(error))
     programs = {"accounting": lower(tree, "accounting")}
     if accounting_literals(tree):

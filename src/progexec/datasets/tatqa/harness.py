@@ -15,8 +15,8 @@ from typing import Any
 
 from .data import Question, read_questions
 from .metric import NUMERIC_TYPES, score_question
-from .normalize import OfficialAbort
 from .reward import final_answer
+from ...core.errors import OfficialAbort
 
 EXACT_MATCH = "tatqa_em"
 F1 = "tatqa_f1"

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .normalize import OfficialAbort, answer_string, is_number, normalize_answer, percent_alternative, scale_to_num, to_number
+from .normalize import answer_string, is_number, normalize_answer, percent_alternative, scale_to_num, to_number
+from ...core.errors import OfficialAbort
 
 SCALES = ("", "thousand", "million", "billion", "percent")
 """The scales the official scorer counts (any other gold scale makes it raise ``KeyError``)."""

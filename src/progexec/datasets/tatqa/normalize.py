@@ -13,7 +13,7 @@ import re
 import string
 from typing import Any
 
-from ...core.errors import ProgexecError
+from ...core.errors import ProgexecError, OfficialAbort
 from ...core.plural import plural
 
 NUMBER_CHARS_DROPPED = "'\"\\$€£¥%(),[]"
@@ -27,10 +27,6 @@ _WORD_SCALE = re.compile(r"([\d.]+\s?[a-zA-Z]+)")
 _ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
 
 Number = int | float
-
-
-class OfficialAbort(ProgexecError, ValueError):
-    """The official scorer raises on this input (its run would stop with a traceback)."""
 
 
 def scale_to_num(scale: Any) -> float | int:

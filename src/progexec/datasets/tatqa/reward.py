@@ -24,7 +24,8 @@ from typing import Any
 from ...core.limits import current
 from ...reward.model import Policy, RewardResult, RewardStatus, make_result
 from .metric import Reason, score_question
-from .normalize import OfficialAbort, is_number, scale_to_num, to_number
+from .normalize import is_number, scale_to_num, to_number
+from ...core.errors import OfficialAbort
 
 REL_TOL = 1e-3
 """numeric: relative tolerance of a stated value against the gold value (both times their scales)."""

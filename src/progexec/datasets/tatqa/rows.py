@@ -7,7 +7,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ...reward import Policy
-from ...rows import Example, RowsError, RowsSpec
+from ...rows import Example, RowsSpec
+from ...core.errors import InputError
 from .data import questions_of, read_questions
 
 def _tatqa(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[Example]:
@@ -16,14 +17,14 @@ def _tatqa(value: Mapping[str, Any], where: str, fallback: str) -> Iterator[Exam
     stem, _, number = fallback.rpartition("-")
     for question in questions_of(value, where, stem, int(number) + 1 if number.isdigit() else 1):
         if question.error is not None:
-            raise RowsError(f"{question.where}: {question.error}")
+            raise InputError(f"{question.where}: {question.error}")
         yield _tatqa_example(question)
 
 
 def _tatqa_example(question: Any) -> Example:
     scale = question.scale if question.scale is not None else ""
     if question.answer is None or scale not in ("", "thousand", "million", "billion", "percent"):
-        raise RowsError(f"{question.where} ({question.uid}): no usable gold (answer {question.answer!r}, "
+        raise InputError(f"{question.where} ({question.uid}): no usable gold (answer {question.answer!r}, "
                         f"scale {scale!r})")
     gold = {"answer": question.answer, "table": [list(row) for row in question.table], "dialect": "tatqa",
             "scale": scale, "answer_type": question.answer_type}
@@ -37,7 +38,7 @@ def _corpus(name: str) -> Iterator[Example]:
     corpus, _, split = name.partition(":")
     for index, question in enumerate(read_questions(name)):
         if question.error is not None:
-            raise RowsError(f"{name}: {question.where}: {question.error}")
+            raise InputError(f"{name}: {question.where}: {question.error}")
         example = _tatqa_example(question)
         yield Example(example.id, example.dialect, example.question, example.gold, split, index,
                       pre_text=example.pre_text)

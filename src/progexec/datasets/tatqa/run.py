@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.syntax import ProgramSyntaxError, ProgramTooLongError
+from ...core.errors import ProgramSyntaxError
 from ...core.outcome import Outcome
-from ...interp.evaluate import evaluate
+from ...interp.evaluate import evaluate, Outcome
 from ...core.verdict import INVALID, OfficialVerdict
 from ...core.execution import Execution, MatchReason
 from ...core.status import Status
@@ -41,7 +41,7 @@ def run_program(item: Item) -> Execution:
     try:
         program = parse_and_lower(text)
     except ProgramSyntaxError as error:
-        status = Status.LIMIT_EXCEEDED if isinstance(error, ProgramTooLongError) else Status.SYNTAX_ERROR
+        status = Status.LIMIT_EXCEEDED if error.bound is not None else Status.SYNTAX_ERROR
         failed: Outcome[float] = Outcome(status, message=error.message)
         return Execution(None, failed, INVALID, error, item, None)
     outcome = evaluate(program, FLOAT64)

@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from ...core.limits import Limits
-from ...readers import InputError
+from ...core.errors import InputError, OfficialAbort
 from .data import Question, read_predictions, read_questions
 from .metric import PredictionAbort, QuestionScore, Reason, score_question
-from .normalize import OfficialAbort
 from ...core.plural import plural
 
 

@@ -20,10 +20,11 @@ from inspect_ai.scorer import Score, Scorer, Target, accuracy, mean, scorer, std
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
 from progexec.readers import read_records
-from progexec.integrations.docs import TASKS, DocsError, TaskKind, task_docs
+from progexec.integrations.docs import TASKS, TaskKind, task_docs
 from progexec.integrations.judge import (EXECUTION_ACCURACY, NUMERIC_ACCURACY, PROGRAM_ACCURACY, PYTHON_ACCURACY, Judgement,
                      judge)
 from progexec.core.plural import plural
+from progexec.core.errors import InputError
 
 
 def dataset(name: str, source: str | None = None, limit: int | None = None) -> MemoryDataset:
@@ -77,10 +78,10 @@ def read_completions(path: str) -> dict[str, str]:
         value = record.value
         if record.error is not None or not isinstance(value, dict) or not isinstance(value.get("completion"), str) \
                 or not isinstance(value.get("id"), (str, int)):
-            raise DocsError(f"{path}: {record.where} is not an {{\"id\", \"completion\"}} record"
+            raise InputError(f"{path}: {record.where} is not an {{\"id\", \"completion\"}} record"
                             f"{'' if record.error is None else ' (' + record.error + ')'}")
         if str(value["id"]) in completions:
-            raise DocsError(f"{path}: id {value['id']!r} occurs twice")
+            raise InputError(f"{path}: id {value['id']!r} occurs twice")
         completions[str(value["id"])] = value["completion"]
     return completions
 
@@ -116,7 +117,7 @@ def _task(name: str, source: str | None, limit: int | None, completions: str | N
         saved = read_completions(completions)
         missing = [str(sample.id) for sample in samples if str(sample.id) not in saved]
         if missing:
-            raise DocsError(f"{completions}: no completion for {len(missing)} of {plural(len(samples), 'sample')} "
+            raise InputError(f"{completions}: no completion for {len(missing)} of {plural(len(samples), 'sample')} "
                             f"(first: {missing[0]!r})")
         plan = replay(saved)
     return Task(dataset=samples, solver=plan, scorer=SCORERS[TASKS[name].kind](), name=name)
