@@ -19,7 +19,7 @@ from .checker.cases import DEFAULT_CASES, CaseBlock, DigitsPlan, iter_blocks
 from .checker.check import CheckReport, ProgressHook, _keep, check_block, verify_oracle
 from .checker.engine import command_port
 from .checker.external import DEFAULT_CHUNK, DEFAULT_TIMEOUT, ExternalRounder
-from .core.errors import ProgexecError, OptionError
+from .core.errors import OptionError
 from .parallel import ParallelOptions, parallel_map
 
 

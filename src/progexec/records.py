@@ -11,7 +11,6 @@ import math
 from typing import Any
 
 from .core.execution import Execution, MatchReason, OptionDetail
-from .core.errors import OptionError
 
 FORMAT_VERSION = 2
 """The version of every JSON output progexec writes (exec and reward lines, report.json and report --json,

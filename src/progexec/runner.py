@@ -16,20 +16,16 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple, TypeVar
 
-from .core.execution import gold_match, Execution, MatchReason
+from .core.execution import gold_match, Execution
 from .core.arithmetic import RefusalCause
 from .interp.compiled import fast_outcome, fast_verdict
 from .core.outcome import Outcome
-from .core.verdict import INVALID, OfficialVerdict
+from .core.verdict import INVALID
 from .interp.run import execute_text, execute_tokens
 from .core.status import Status
 from .core.item import Item
 from .core.registry import default_dataset
 from .core.limits import ItemTimeLimitExceeded, Limits, run_with_deadline, using
-from .interp.evaluate import Outcome
-from .datasets import get_dialect
-from .datasets.mathqa.execute import Semantics
-from .core.errors import OptionError
 
 T = TypeVar("T")
 

@@ -18,7 +18,6 @@ from ..isolation.leash import (DEFAULT_CHUNK, DEFAULT_STALL, DEFAULT_TIMEOUT, MA
 from ..isolation.bwrap import PortSandbox, python_sandbox, sandbox_for
 from ..isolation.process import READ_SIZE
 from .pychild import READY
-from ..core.errors import SetupError
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_STALL", "DEFAULT_TIMEOUT", "MAX_NOTES", "READY_LINE", "READ_SIZE",
            "Answer", "ChildExchange", "Fault",

@@ -6,10 +6,9 @@ import argparse
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
-from ..core.registry import get_dataset, UnknownDialectError, dataset_names as dialect_names, get_dataset as get_dialect
+from ..core.registry import get_dataset, dataset_names as dialect_names, get_dataset as get_dialect
 from ..core.item import Item
 from ..core.errors import OptionError
-from ..datasets import dialect_names, get_dialect
 
 
 def add_dialect_argument(parser: argparse.ArgumentParser, what: str = "every item") -> None:

@@ -22,12 +22,10 @@ from typing import Any
 from ..inputkinds import JUDGED_RECORDS, REWARD_INPUTS, judge, judged
 from ..jsonrecords import Record, input_shape, iter_json_list, iter_raw_lines, line_record
 from ..parallel import PerItem, chunked, parallel_map
-from ..readers import read_records
 from ..core.errors import InputError, OptionError
-from ..reward.batch import LineChunk, score_line_chunk, score_records, score_chunk
+from ..reward.batch import LineChunk, score_line_chunk, score_records
 from ..textsource import open_source
-from ..reward.gold import GoldRecordError, parse_policy
-from ..records import dumps
+from ..reward.gold import parse_policy
 from ..reward.model import Policy
 from .common import EXIT_OK, add_batch_options, open_output, progress_for, write_summary
 from .parallel_args import add_parallel_arguments, parallel_options

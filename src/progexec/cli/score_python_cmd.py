@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from ..datasets.mathqa.sandbox import SandboxLimits, default_jobs, require_isolation
-from ..isolation.bwrap import IsolationUnavailable
 from ..datasets.mathqa.score_python import DEFAULT_REL_TOL, ItemKind, Line, gold_items, predictions, read_records, score
 from ..core.errors import InputError, OptionError, SetupError
 from ..datasets.pysolution.datasets import DATASETS, MATHQA_PYTHON, Dataset, detect

@@ -40,7 +40,6 @@ from ..core.item import Item, bad_item
 from ..jsonrecords import Record
 from ..readers import _item_id, make_item
 from ..core.plural import plural
-from . import Dialect
 
 MULTIHIERTT_LITERALS = LiteralRule("multihiertt", removed="$,-%", percent=False, const_marker="const_")
 """``str_to_num``: ``$ , - %`` removed, ``float``, then ``const_`` (``const_m1`` is -1)."""

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # lark is imported on first use: the canonical fast path neve
     from lark.exceptions import UnexpectedInput
 
 from ..core.bytecache import memo
-from ..core.errors import ProgramSyntaxError, ProgramSyntaxError as ProgramSyntaxError
+from ..core.errors import ProgramSyntaxError
 from ..core.limits import DEFAULT_LIMITS, current
 from ..core.nodes import Num, Program, Step
 from .tokens import ALL_OPS, is_official_op, official_tokenize, parse_tokens, step_from_parts

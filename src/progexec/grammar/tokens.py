@@ -13,7 +13,7 @@ import re
 from ..core.bytecache import memo
 from ..core.ops import FINQA_OPS
 from ..core.nodes import ARITHMETIC_OPS, TABLE_OPS, Arg, Num, Program, Ref, Row, Step
-from ..core.errors import InputError, ProgramSyntaxError
+from ..core.errors import ProgramSyntaxError
 
 ALL_OPS: tuple[str, ...] = tuple(FINQA_OPS)
 """The ten FinQA op names in the official order (from the one op table)."""

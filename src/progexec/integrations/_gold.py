@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.errors import InputError
-from ..reward import Policy, RewardResult, RewardStatus
-from ..reward.gold import GoldRecordError, parse_policy
+from ..reward import Policy, RewardResult
+from ..reward.gold import parse_policy
 from ..reward.remote import UNJUDGEABLE, check_columns
 
 GOLD_KEYS = ("answer", "program", "table", "dialect", "options", "policy", "problem", "unit", "scale", "answer_type",

@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 # Absolute imports: OpenRLHF loads this file by path as a top-level module, not as part of a package.
-from progexec.integrations._gold import AdapterInputError, checked_policy, usable
-from progexec.reward.remote import judge_samples, label_gold, response_text, rewards_record, score_query
+from progexec.integrations._gold import AdapterInputError, checked_policy
+from progexec.reward.remote import judge_samples, label_gold, response_text, rewards_record
 from progexec.core.errors import InputError
 from progexec.reward.request_json import problem
 

@@ -26,7 +26,6 @@ from typing import Any
 from progexec.integrations._gold import AdapterInputError, batch_columns, checked_policy, gold_mapping, usable
 from progexec.integrations.offload import offloaded
 from progexec.reward import RewardResult, RewardStatus, score_completion
-from progexec.core.errors import InputError
 
 DATA_SOURCE_DIALECTS = {"progexec/finqa": "finqa", "progexec/convfinqa": "convfinqa", "progexec/mathqa": "mathqa"}
 """The ``data_source`` of the rows :mod:`progexec.integrations.verl_rows` writes, and their dialect

@@ -21,10 +21,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ProgexecError, InputError
+from ..core.errors import InputError
 from ..core.registry import dataset_names, rows_builders
-from ..corpus import convfinqa_records, finqa_records
-from ..datasets.mathqa.corpus import mathqa_records
 from ..reward import Policy
 from ..rows import VERL_CORPUS_KEYS, Questions, RowsSpec
 from ..core.plural import plural

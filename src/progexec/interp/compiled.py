@@ -32,7 +32,7 @@ from typing import Any
 from ..core.bytecache import ByteCache, text_size
 from ..core.dataset import Dialect
 from ..core.nodes import Num, Program, Ref, Row
-from ..core.errors import ProgramSyntaxError, OptionError
+from ..core.errors import ProgramSyntaxError
 from ..grammar.parse import parse_program, parse_token_list
 from ..core.limits import Limits, check_deadline, current
 from ..core.arithmetic import Float64, LiteralRule, official_str_to_num, sum_left_to_right
@@ -41,8 +41,6 @@ from ..core.verdict import OfficialVerdict
 from ..core.ops import FINQA_OPS
 from ..core.status import Status
 from ..core.table import Table, clean_cell
-from ..datasets import Dialect, get_dialect
-from .evaluate import Outcome
 
 MAX_FAST_CELLS = 100_000
 """Most table cells one fast run reads (rows are read once, then each table step scans its row); a

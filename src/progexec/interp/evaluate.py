@@ -15,7 +15,7 @@ from ..core.outcome import Outcome
 from ..core.nodes import Arg, Input, Program, Ref, Row, Step
 from ..core.errors import ProgramSyntaxError
 from ..core.limits import DEFAULT_LIMITS, check_deadline, current
-from ..core.arithmetic import Arithmetic, Refusal, RefusalCause
+from ..core.arithmetic import Arithmetic, Refusal
 from ..core.ops import FINQA_OPS, OpSpec, OpTable
 from ..core.status import Status
 from ..core.table import Table, clean_cell, first_empty_row, row_index

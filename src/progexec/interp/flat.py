@@ -18,7 +18,6 @@ from ..core.arithmetic import Float64, Refusal
 from ..core.ops import FINQA_OPS
 from ..core.status import Status
 from ..core.table import Table, clean_cell, first_empty_row, row_index
-from ..core.errors import InputError
 
 
 class Op(IntEnum):

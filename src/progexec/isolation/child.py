@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..core.limits import current
-from ..core.errors import ProgexecError, SetupError
+from ..core.errors import SetupError
 from . import bwrap
 from .process import READ_SIZE, StderrCapture, close_streams, kill_group
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..core.registry import reward_rules
 from ..core.limits import DEFAULT_LIMITS, current
-from .gold import GoldRecord, GoldRecordError, parse_policy
+from .gold import GoldRecord, parse_policy
 from .goldvalue import ResolvedGold, resolve
 from .model import DEFAULT_POLICY, Policy, RewardResult, RewardStatus, make_result
 from .policies import helm, numeric, official

@@ -20,7 +20,6 @@ from ..core.limits import current
 from ..core.registry import get_dataset as get_dialect, reward_dataset_names
 from ..core.errors import InputError
 from ..core.table import validate_table
-from ..datasets import get_dialect
 from .model import Policy
 from .numbers import read_gold
 from ..core.plural import plural

@@ -31,7 +31,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..core.limits import current
-from ..core.errors import ProgexecError, SetupError
+from ..core.errors import SetupError
 from .server import RewardApp
 
 

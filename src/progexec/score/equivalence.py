@@ -41,7 +41,6 @@ from ..core.bytecache import ENTRY_OVERHEAD, memo
 from ..core.registry import get_dataset as get_dialect
 from ..core.ops import FINQA_SYMBOLS
 from ..core.limits import DEFAULT_LIMITS, ItemTimeLimitExceeded, check_deadline, current, run_with_time_limit
-from ..datasets import get_dialect
 from ..core.errors import OfficialAbort
 from .shortcuts import EXP, GREATER, Expr, canonical_key, degenerate, differ_at_points, differ_by_intervals, has_op, \
     is_plain_relation, top_level_only, truth_differs

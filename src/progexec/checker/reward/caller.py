@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ...core.limits import current
-from ...core.errors import ProgexecError, OptionError, SetupError
+from ...core.errors import OptionError, SetupError
 from ..engine import ChildExchange, Fault, FaultKind
 from .suite import RewardCase
 from ...core.plural import plural

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ...inputkinds import Wanted, dataset_format
-from ...core.errors import InputError, OptionError, ProgramSyntaxError
+from ...core.errors import OptionError, ProgramSyntaxError
 from ...grammar.mathqa_parse import parse_annotated, parse_linear
 from ...core.nodes import Program
 from ...grammar.parse import check_program_length

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...grammar.mathqa_parse import parse_linear
-from ...core.errors import ProgramSyntaxError, InputError
+from ...core.errors import InputError
 from ...core.nodes import Arg, Input, Num, Program, Ref
 from ...core.arithmetic import Refusal
 from .arithmetic import MATHQA_FLOAT

@@ -36,7 +36,6 @@ from typing import IO, Any
 from ...isolation.process import Bound, Deadline, escaped_text, kill_group, read_bounded, result_number
 from ...core.limits import DEFAULT_LIMITS, current
 from ...isolation import bwrap as bubblewrap
-from ...isolation.bwrap import IsolationUnavailable
 from ...core.plural import plural
 from ...core.errors import SetupError
 

@@ -40,7 +40,6 @@ from ...core.arithmetic import Refusal
 from ...core.outcome import Outcome
 from ...core.status import Status
 from ...core.errors import ProgexecError
-from ...interp.evaluate import Outcome
 from .binding import NUMBER_PATTERN
 from ...core.limits import DEFAULT_LIMITS, current
 from .ops import MATHQA_PYTHON_OPS, arity, definition

@@ -200,7 +200,7 @@ def score_python_solution_gold(completion: str, gold: dict[str, Any], policy: An
     """The reward core's result for a Python-solution gold: the completion's ``solution()`` run in the sandbox
     pool. ``official`` (the default for these datasets) is FinanceMath's ``get_acc`` rule; ``numeric``
     (progexec's own) is the strict rule: same sign, same scale, equal at the gold's precision."""
-    from ...reward.gold import GoldRecordError, parse_policy
+    from ...reward.gold import parse_policy
     from ...reward.model import Policy, RewardStatus, make_result
 
     try:

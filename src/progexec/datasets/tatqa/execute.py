@@ -19,7 +19,7 @@ from ...core.nodes import Program
 from ...core.errors import ProgramSyntaxError, OfficialAbort
 from ...core.arithmetic import Float64
 from ...core.outcome import Outcome
-from ...interp.evaluate import evaluate, Outcome
+from ...interp.evaluate import evaluate
 from ...core.status import Status
 from ...oracle.exact import Exact
 from .derivation import accounting_literals, lower, parse_derivation

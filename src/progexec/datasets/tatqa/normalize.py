@@ -13,7 +13,7 @@ import re
 import string
 from typing import Any
 
-from ...core.errors import ProgexecError, OfficialAbort
+from ...core.errors import OfficialAbort
 from ...core.plural import plural
 
 NUMBER_CHARS_DROPPED = "'\"\\$€£¥%(),[]"

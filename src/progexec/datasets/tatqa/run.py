@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.errors import ProgramSyntaxError
 from ...core.outcome import Outcome
-from ...interp.evaluate import evaluate, Outcome
+from ...interp.evaluate import evaluate
 from ...core.verdict import INVALID, OfficialVerdict
 from ...core.execution import Execution, MatchReason
 from ...core.status import Status
