@@ -14,7 +14,8 @@ from .core.execution import Execution, MatchReason, OptionDetail
 
 FORMAT_VERSION = 2
 """The version of every JSON output progexec writes (exec and reward lines, report.json and report --json,
-score --json / --items, score-python --json, check-rounder / check-evaluator --json, every --summary).
+score --json / --items, score-python --json, check-rounder / check-evaluator / check-reward --json, every
+--summary).
 It is bumped when a field changes meaning or disappears; a new field keeps it.
 
 Change log (newest first):
@@ -25,7 +26,8 @@ Change log (newest first):
      the version's defaults (it listed every limit, so each new bound changed every document); reward
      lines: a blank input line is no longer a bad_input record (it is no record, as in every reader),
      and ``line`` stays the physical line. Records of a dialect whose official scorer compares the value
-     returned beside an invalid flag (MultiHiertt) carry ``official_returned``.
+     returned beside an invalid flag (MultiHiertt) carry ``official_returned``. check-reward's --json,
+     which kept its own version 1 after this change, carries this one too (its fields are unchanged).
   1 (0.2.0): additions only — per-item records carry ``reason`` beside ``match: false``; ``gold`` is
      written with :func:`json_value` (``"nan"``/``"inf"`` as strings); JSON documents carry ``meta``
      (progexec version, Python, arguments, SHA-256 of each input, the limits in force).

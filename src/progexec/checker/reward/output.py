@@ -6,15 +6,14 @@ import json
 from typing import Any, Optional
 from xml.etree import ElementTree
 
+from ...records import FORMAT_VERSION  # the one version of every output (its change log is there)
 from .check import Finding, RewardReport
 from .classes import ORDER
 from .forms import FORMS_BY_NAME
 from ...core.plural import plural
 
-FORMAT_VERSION = 1
 LEAK_CHARS = 160
 """Characters of the first leak the verdict line quotes (the text report, JSON and HTML carry it whole)."""
-"""Version of the ``--json`` object; raised when a field changes meaning or disappears."""
 
 
 def rate(count: int, cases: int) -> float:
