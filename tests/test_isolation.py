@@ -24,7 +24,7 @@ import pytest
 
 import progexec
 from progexec.cli import main
-from progexec.datasets.mathqa import bubblewrap
+from progexec.isolation import bwrap as bubblewrap
 from progexec.datasets.mathqa.sandbox import SandboxLimits, SnippetKind, decode_result, run_snippet, run_snippets
 
 CORPUS = Path(__file__).parent / "data" / "hostile_snippets.jsonl"

@@ -4,8 +4,9 @@
 twins take a divergence :class:`Report` (``build_report``) or a scoring run (:class:`ScoreRun`, or
 the ``ScoreReport`` that ``progexec.score`` returns); :class:`Reporter` is the protocol behind them.
 
-``progexec.report`` is this package, and calling it builds a divergence report
-(``progexec.report(items)`` is :func:`build_report`). For a notebook, :func:`to_html` and
+``progexec.report`` is a callable front for this package (made in ``progexec/__init__.py``): calling it
+builds a divergence report (``progexec.report(items)`` is :func:`build_report`), and every other name is
+this package's. For a notebook, :func:`to_html` and
 :func:`to_markdown` render either report as text (display the HTML with
 ``IPython.display.HTML``); :func:`write_score_report` writes ``score.md`` and ``score.html``.
 Submodules (``progexec.report.score_report``, ``html_report``, ...) load on first use.
@@ -17,21 +18,15 @@ Layer (docs/architecture.md): above ``score`` and ``reward``. May import them an
 from __future__ import annotations
 
 import importlib
-import sys
-import types
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..core.item import Item
-from ..core.limits import Limits
-from ..records import FORMAT_VERSION
-from .formats import (REPORT_TYPES, UnknownFormatError, render_as, render_html, render_json, render_markdown,
-                      render_text, reporter_for, write_as, write_html, write_json, write_markdown)
-from .model import Report, build_report
-from .reporter import Reporter
-from .score_model import ScoreRun
-
 if TYPE_CHECKING:
+    from ..records import FORMAT_VERSION
+    from .formats import (REPORT_TYPES, UnknownFormatError, render_as, render_html, render_json, render_markdown,
+                          render_text, reporter_for, write_as, write_html, write_json, write_markdown)
+    from .model import Report, build_report
+    from .reporter import Reporter
+    from .score_model import ScoreRun
     from ..score.results import ScoreReport
     from ..score.sources import GoldSource, PredictionSource
 
@@ -39,7 +34,7 @@ __all__ = ["FORMAT_VERSION", "REPORT_TYPES", "Report", "Reporter", "ScoreRun", "
            "render_as", "render_html", "render_json", "render_markdown", "render_text", "reporter_for", "to_html",
            "to_markdown", "write_as", "write_html", "write_json", "write_markdown", "write_score_report"]
 
-_SUBMODULES = frozenset({"formats", "html_report", "interactive", "json_report", "legend", "markdown", "model", "plot",
+_SUBMODULES = frozenset({"formats", "html_report", "json_report", "legend", "markdown", "model", "plot",
                          "reporter", "score_html", "score_json", "score_markdown", "score_model", "score_report",
                          "score_text", "score_views", "templates", "text_report"})
 
@@ -49,6 +44,8 @@ def to_html(report: Report | ScoreReport, gold: GoldSource | None = None,
     """A divergence report or a scoring report as one self-contained HTML page (``report.html`` /
     ``score.html``). For a scoring report, ``gold`` and ``predictions`` (paths or records, as
     ``progexec.score`` takes them) add the program texts to each item's detail."""
+    from .model import Report
+
     if isinstance(report, Report):
         from . import html_report
 
@@ -61,6 +58,8 @@ def to_html(report: Report | ScoreReport, gold: GoldSource | None = None,
 def to_markdown(report: Report | ScoreReport, gold: GoldSource | None = None,
                 predictions: PredictionSource | None = None) -> str:
     """A divergence report or a scoring report as Markdown (``report.md`` / ``score.md``)."""
+    from .model import Report
+
     if isinstance(report, Report):
         from . import markdown
 
@@ -85,17 +84,20 @@ def _score_views(report: ScoreReport, gold: GoldSource | None, predictions: Pred
                  predictions_of(predictions)[0] if predictions is not None else ())
 
 
+_NAMES = {"FORMAT_VERSION": "..records", "Report": ".model", "build_report": ".model", "Reporter": ".reporter",
+          "ScoreRun": ".score_model", **dict.fromkeys(("REPORT_TYPES", "UnknownFormatError", "render_as", "render_html",
+                                                       "render_json", "render_markdown", "render_text", "reporter_for",
+                                                       "write_as", "write_html", "write_json", "write_markdown"),
+                                                      ".formats")}
+"""Public name -> its module: loaded on first use, so that importing this package costs nothing."""
+
+
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name in _NAMES:
+        value = getattr(importlib.import_module(_NAMES[name], __name__), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-class _ReportPackage(types.ModuleType):
-    """This package, callable: ``progexec.report(items)`` builds the divergence report of ``items``."""
-
-    def __call__(self, items: Iterable[Item], source: str = "items", limits: Limits | None = None) -> Report:
-        return build_report(items, source, limits=limits)
-
-
-sys.modules[__name__].__class__ = _ReportPackage

@@ -3,26 +3,23 @@
 ``score_predictions(load_gold("finqa:test"), load_predictions(path), ["all"])`` returns a
 :class:`~progexec.score.results.ScoreReport`; ``progexec score`` is its command line. The package is
 callable: ``progexec.score(gold, predictions, scorers=...)`` is :func:`score_sources`, which takes
-paths, corpus names or records in memory.
+paths, corpus names or records in memory (``progexec/__init__.py`` makes ``progexec.score`` that callable
+front for this package).
 
 Layer (docs/architecture.md): beside ``reward`` (neither imports the other), above ``readers``. May import
 the layers below; a dataset's own scorer is reached through its record, never by importing ``datasets``.
 """
 
 import importlib
-import sys
-import types
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .equivalence import ProgramMatch, Why, equal_program
-from .loading import CORPUS_NAMES, load_gold, load_predictions
-from ..core.errors import InputError
-from ..core.limits import Limits
-from ..records import FORMAT_VERSION
-from .results import GoldItem, Prediction, ScoreReport, Verdict
-from .scoring import SCORERS, disagreements, resolve_scorers, score_predictions
-from .sources import GoldSource, PredictionSource, score_sources
+if TYPE_CHECKING:
+    from .equivalence import ProgramMatch, Why, equal_program
+    from .loading import CORPUS_NAMES, load_gold, load_predictions
+    from ..records import FORMAT_VERSION
+    from .results import GoldItem, Prediction, ScoreReport, Verdict
+    from .scoring import SCORERS, disagreements, resolve_scorers, score_predictions
+    from .sources import GoldSource, PredictionSource, score_sources
 
 __all__ = [
     "CORPUS_NAMES", "FORMAT_VERSION", "GoldItem", "GoldSource", "Prediction", "PredictionSource", "ProgramMatch",
@@ -34,18 +31,21 @@ _SUBMODULES = frozenset({"equivalence", "loading", "official_scorer", "peers", "
                          "sources", "unitxt"})
 
 
+_NAMES = {"ProgramMatch": ".equivalence", "Why": ".equivalence", "equal_program": ".equivalence",
+          "CORPUS_NAMES": ".loading", "load_gold": ".loading", "load_predictions": ".loading",
+          "FORMAT_VERSION": "..records", "GoldItem": ".results", "Prediction": ".results", "ScoreReport": ".results",
+          "Verdict": ".results", "SCORERS": ".scoring", "disagreements": ".scoring", "resolve_scorers": ".scoring",
+          "score_predictions": ".scoring", "GoldSource": ".sources", "PredictionSource": ".sources",
+          "score_sources": ".sources"}
+"""Public name -> its module: loaded on first use, so that importing this package costs nothing."""
+
+
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name in _NAMES:
+        value = getattr(importlib.import_module(_NAMES[name], __name__), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-class _ScorePackage(types.ModuleType):
-    """This package, callable: ``progexec.score(gold, predictions)`` is :func:`score_sources`."""
-
-    def __call__(self, gold: GoldSource, predictions: PredictionSource, scorers: Sequence[str] = ("official",),
-                 limits: Limits | None = None) -> ScoreReport:
-        return score_sources(gold, predictions, scorers, limits)
-
-
-sys.modules[__name__].__class__ = _ScorePackage

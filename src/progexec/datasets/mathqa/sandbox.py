@@ -2,7 +2,7 @@
 
 :func:`run_snippet` starts a fresh interpreter for one snippet
 (:mod:`progexec.datasets.mathqa.sandbox_child` is its program) inside the bubblewrap sandbox
-of :mod:`progexec.datasets.mathqa.bubblewrap` — the OS-level boundary — sends it the code and
+of :mod:`progexec.isolation.bwrap` — the OS-level boundary — sends it the code and
 nothing else on standard input (an unlinked temporary file), and waits at most ``timeout`` seconds of wall-clock
 time in this process (the child cannot see or signal it); past that, or past
 ``max_result_bytes`` of output, the sandbox is killed, and its PID namespace with
@@ -10,8 +10,8 @@ every descendant dies with it. The child's result comes back over its standard
 output as one small JSON object, read with a byte cap and validated field by field
 (:func:`decode_result`); gold answers never leave the parent.
 
-Where the machine cannot isolate (:func:`progexec.datasets.mathqa.bubblewrap.status`),
-:func:`run_snippets` raises :class:`IsolationUnavailable` unless the caller passes
+Where the machine cannot isolate (:func:`progexec.isolation.bwrap.status`),
+:func:`run_snippets` raises :class:`SetupError` unless the caller passes
 ``unsafe_no_isolation=True``; then snippets run in a plain ``python -I`` process
 guarded only by the child's in-process checks and resource limits.
 """

@@ -2,7 +2,7 @@
 
 A bwrap start-up and the import of numpy, scipy, sympy and pandas cost about a second;
 a fork of a worker that already holds them costs milliseconds. So each worker
-(:mod:`progexec.datasets.pysolution.zygote` in a sandbox built by :func:`progexec.datasets.mathqa.bubblewrap.command`,
+(:mod:`progexec.datasets.pysolution.zygote` in a sandbox built by :func:`progexec.isolation.bwrap.command`,
 plus read-only binds of the offered libraries and a read-only ``/tmp``) loads its
 libraries once and forks a fresh, confined child for every solution. One solution is in
 flight per worker; a worker that dies, stalls past its deadline, sends anything but
