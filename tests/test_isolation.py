@@ -25,10 +25,12 @@ import pytest
 import progexec
 from progexec.cli import main
 from progexec.isolation import bwrap as bubblewrap
-from progexec.datasets.mathqa.sandbox import SandboxLimits, SnippetKind, decode_result, run_snippet, run_snippets
+from progexec.datasets.mathqa.sandbox import SnippetKind, decode_result, run_snippet, run_snippets
+from progexec.core.limits import DEFAULT_LIMITS
 
 CORPUS = Path(__file__).parent / "data" / "hostile_snippets.jsonl"
-LIMITS = SandboxLimits(timeout=8.0, memory_bytes=512 * 1024 * 1024, max_output_chars=100_000)
+LIMITS = DEFAULT_LIMITS.with_(snippet_wall_seconds=8.0, snippet_memory_bytes=512 * 1024 * 1024,
+                              snippet_output_chars=100_000)
 SRC = Path(progexec.__file__).resolve().parent.parent
 DATA = Path(progexec.__file__).resolve().parent / "data" / "mathqa_test.json.gz"
 CHILD_MARK = "The program a sandbox process runs"

@@ -21,7 +21,6 @@ from progexec.corpus import corpus_items
 from progexec.core.registry import UnknownDialectError, dataset_names as dialect_names, get_dataset as get_dialect
 from progexec.datasets.multihiertt import Abort, Branch, numpy_round, score_item, score_records, span_metrics, tokenize
 from progexec.core.status import Status
-from progexec.datasets import dialect_names, get_dialect
 from progexec.records import dumps, outcome_fields
 from progexec.core.errors import OptionError
 

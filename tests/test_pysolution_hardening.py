@@ -10,7 +10,8 @@ import pytest
 
 from progexec.cli import main
 from progexec.datasets.mathqa import bubblewrap
-from progexec.datasets.mathqa.sandbox import SandboxLimits, SnippetKind, decode_result, run_snippet
+from progexec.datasets.mathqa.sandbox import SnippetKind, decode_result, run_snippet
+from progexec.core.limits import DEFAULT_LIMITS
 
 pytestmark = pytest.mark.skipif(not bubblewrap.status().available, reason="no bubblewrap isolation on this machine")
 
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.skipif(not bubblewrap.status().available, reason="no bu
 DISARM = ("real_import = [c.cell_contents for c in __import__.__closure__ if callable(c.cell_contents)][0]\n"
           "sys = real_import('sys')\nsys.modules['__main__']._audit.__code__ = (lambda event, args: None).__code__\n"
           "os = real_import('os')\n")
-LIMITS = SandboxLimits(timeout=10)
+LIMITS = DEFAULT_LIMITS.with_(snippet_wall_seconds=10)
 
 
 def test_a_lone_surrogate_in_an_exception_cannot_end_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

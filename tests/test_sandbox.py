@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from progexec.cli import main
-from progexec.datasets.mathqa.sandbox import SandboxLimits, run_snippet, run_snippets
+from progexec.datasets.mathqa.sandbox import run_snippet, run_snippets
+from progexec.core.limits import DEFAULT_LIMITS
 
-LIMITS = SandboxLimits(timeout=3.0, memory_bytes=512 * 1024 * 1024, max_output_chars=100_000)
+LIMITS = DEFAULT_LIMITS.with_(snippet_wall_seconds=3.0, snippet_memory_bytes=512 * 1024 * 1024,
+                              snippet_output_chars=100_000)
 MARKER = Path(tempfile.gettempdir()) / f"progexec-sandbox-escape-{os.getpid()}"
 """A file a hostile snippet tries to create; it must never exist."""
 _OS = "w = [c for c in ().__class__.__base__.__subclasses__() if c.__name__ == '_wrap_close'][0]\n" \

@@ -23,8 +23,9 @@ from typing import Any
 from .core.registry import file_formats
 from .jsonrecords import Record, looks_like_document
 from .core.errors import InputError
+from .core.limits import DEFAULT_LIMITS, current
 
-JUDGED_RECORDS = 100
+JUDGED_RECORDS = DEFAULT_LIMITS.judged_records
 """Records, from the start of an input, that the refusal rule judges (the rest is streamed)."""
 
 PROGRAM_KEYS = ("program", "predicted", "pred_prog", "predicted_program")
@@ -173,7 +174,7 @@ def judged(name: str, shape: str, records: Iterable[Record], wanted: Wanted | No
     iterator = iter(records)
     if wanted is None:
         return iterator
-    window = list(islice(iterator, JUDGED_RECORDS))
+    window = list(islice(iterator, current().judged_records))
     judge(name, shape, window, wanted, head)
     return chain(window, iterator)
 

@@ -16,10 +16,11 @@ import json
 import os
 from collections.abc import Callable
 from typing import Any
+from .core.limits import DEFAULT_LIMITS, current
 
 Decoder = Callable[[str], Any]
 
-_MAX_TRIES = 3
+_MAX_TRIES = DEFAULT_LIMITS.json_element_tries
 """Candidate element ends tried per list element before the standard library decides."""
 
 
@@ -75,7 +76,7 @@ def raw_decoder() -> Callable[[str, int], tuple[Any, int]]:
             if key_end > 0:
                 head = text[position:key_end + 1]
                 start = position + len(head)
-                for _ in range(_MAX_TRIES):
+                for _ in range(current().json_element_tries):
                     following = text.find(head, start)
                     if following < 0:
                         break

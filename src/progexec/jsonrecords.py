@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .jsoncodec import loads, raw_decoder
-from .core.limits import Limits, current
+from .core.limits import Limits, current, DEFAULT_LIMITS
 from .textsource import CHUNK_CHARS, TextSource, source_from_text
 from .core.errors import InputError
 from .core.plural import plural
@@ -128,7 +128,7 @@ def iter_json_lines(source: TextSource, limits: Limits | None = None) -> Iterato
 _OUTSIDE = re.compile(r'["\[\]{},]')
 _INSIDE = re.compile(r'["\\\n]')
 _NEXT_OPENS = re.compile(r"[ \t\r\n]*\{")
-_STACK_CAP = 1 << 20
+_STACK_CAP = DEFAULT_LIMITS.max_json_stack
 _SPACE = re.compile(r"[ \t\r\n]*")
 
 
@@ -183,7 +183,7 @@ class ElementScanner:
         return None
 
     def _push(self, opener: str) -> None:
-        if len(self.stack) >= _STACK_CAP:
+        if len(self.stack) >= current().max_json_stack:
             self.uncounted += 1
             return
         self.stack.append(opener)

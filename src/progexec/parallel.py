@@ -30,17 +30,18 @@ if TYPE_CHECKING:  # multiprocessing is imported only when a process pool starts
     from concurrent.futures import Future
 
 from .core.errors import OptionError
+from .core.limits import DEFAULT_LIMITS, current
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 ChunkFunction = Callable[[list[T]], Sequence[R]]
 
-DEFAULT_CHUNK_SIZE = 1000
+DEFAULT_CHUNK_SIZE = DEFAULT_LIMITS.parallel_chunk_size
 # bound: DEFAULT_CHUNK_SIZE = 1000 — items per task; a reward takes ~50 µs, so a task is tens of ms
-IN_FLIGHT_PER_WORKER = 2
+IN_FLIGHT_PER_WORKER = DEFAULT_LIMITS.chunks_in_flight_per_job
 # bound: IN_FLIGHT_PER_WORKER = 2 — outstanding chunks per worker; memory is O(jobs × chunk size)
-MAX_JOBS = 1024
+MAX_JOBS = DEFAULT_LIMITS.max_jobs
 # bound: MAX_JOBS = 1024 — largest --jobs accepted (a typo like 10000 would fork-bomb the machine)
 
 
@@ -66,8 +67,8 @@ class ParallelOptions:
     chunk_size: int = DEFAULT_CHUNK_SIZE
 
     def __post_init__(self) -> None:
-        if not 1 <= self.jobs <= MAX_JOBS:
-            raise OptionError(f"jobs must be between 1 and {MAX_JOBS}, not {self.jobs}")
+        if not 1 <= self.jobs <= current().max_jobs:
+            raise OptionError(f"jobs must be between 1 and {current().max_jobs}, not {self.jobs}")
         if self.chunk_size < 1:
             raise OptionError(f"chunk size must be at least 1, not {self.chunk_size}")
         if self.ray_address is not None and self.engine is not Engine.RAY:
@@ -88,12 +89,12 @@ class ParallelOptions:
                 raise OptionError(f"unknown engine {engine!r} (choose from {names})") from None
         if jobs is None:
             jobs = (os.cpu_count() or 1) if chosen is not Engine.SERIAL else 1
-        return cls(chosen, jobs, ray_address, DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size)
+        return cls(chosen, jobs, ray_address, current().parallel_chunk_size if chunk_size is None else chunk_size)
 
     @property
     def in_flight(self) -> int:
         """Chunks outstanding at once."""
-        return 1 if self.engine is Engine.SERIAL else IN_FLIGHT_PER_WORKER * self.jobs
+        return 1 if self.engine is Engine.SERIAL else current().chunks_in_flight_per_job * self.jobs
 
 
 @dataclass

@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 from typing import IO, Any, cast
 
-from .core.errors import InputError  # InputError: the one kind of unusable input
-from .core.limits import Limits, current
+from .core.errors import InputError
+from .core.limits import Limits, current, DEFAULT_LIMITS
 from . import inputmeter
 from .core.plural import plural
 
-CHUNK_CHARS = 1 << 20
+CHUNK_CHARS = DEFAULT_LIMITS.read_chunk_chars
 """Characters read at a time from a stream."""
 
 _OTHER_COMPRESSIONS = ((b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),

@@ -13,11 +13,13 @@ import gzip
 import math
 import random
 import struct
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from importlib import resources
+from ..core.limits import DEFAULT_LIMITS, current
 
 
 class Family(str, Enum):
@@ -48,11 +50,11 @@ WEIGHTS: dict[Family, int] = {
 
 The corpus share is large enough that the default 100,000 cases hold every corpus value as is."""
 
-DEFAULT_CASES = 100_000
-MAX_DIGITS = 22
+DEFAULT_CASES = DEFAULT_LIMITS.rounder_cases
+MAX_DIGITS = DEFAULT_LIMITS.rounder_max_digits
 """Largest ndigits the suite generates (10**22 is the largest power of ten that is a double);
 negative ndigits are not checked (``float(f"{x:.{n}f}")``-style rounders cannot take them)."""
-BLOCK_SIZE = 50_000
+BLOCK_SIZE = DEFAULT_LIMITS.rounder_block_cases
 
 SEED_CASES: tuple[tuple[float, int], ...] = (
     (0.125, 2), (-0.125, 2), (1.5, 0), (2.5, 0), (-1.5, 0), (-2.5, 0), (2.675, 2), (-2.675, 2),
@@ -61,7 +63,7 @@ SEED_CASES: tuple[tuple[float, int], ...] = (
 )
 """The seed's named cases with their own ndigits (SPEC §5), plus the m/64 tie it names."""
 
-_MAX = 1.7976931348623157e308
+_MAX = sys.float_info.max
 SPECIAL_VALUES: tuple[tuple[float, Family], ...] = tuple(
     (sign * value, family) for sign in (1.0, -1.0) for value, family in (
         (0.0, Family.ZERO_TINY), (5e-324, Family.SUBNORMAL), (2.225073858507201e-308, Family.SUBNORMAL),
@@ -104,8 +106,8 @@ class DigitsPlan:
                 raise ValueError(f"bad --digits {text!r}: expected N, A-B or a comma list") from None
         if not values:
             raise ValueError(f"bad --digits {text!r}: no ndigits")
-        if any(not 0 <= value <= MAX_DIGITS for value in values):
-            raise ValueError(f"bad --digits {text!r}: ndigits must be in 0..{MAX_DIGITS}")
+        if any(not 0 <= value <= current().rounder_max_digits for value in values):
+            raise ValueError(f"bad --digits {text!r}: ndigits must be in 0..{current().rounder_max_digits}")
         return cls(tuple(sorted(values)), ())
 
     @property

@@ -18,6 +18,7 @@ from .divergence import Divergence, Failure, classify, mismatches, reference_rou
 from ..core.errors import ProgexecError
 from .report import PortFault
 from ..core.plural import plural
+from ..core.limits import DEFAULT_LIMITS
 
 Answerer = Callable[[Sequence[float], Sequence[int]], list[object]]
 """One answer per case: the rounder's value, or a Failure."""
@@ -25,7 +26,7 @@ Answerer = Callable[[Sequence[float], Sequence[int]], list[object]]
 ProgressHook = Callable[[int, int], None]
 """Called with (cases done, cases in all) after every block."""
 
-ORACLE_SAMPLE = 97
+ORACLE_SAMPLE = DEFAULT_LIMITS.rounder_oracle_sample
 """Every 97th case (and every fixed case) is also checked against the Fraction oracle."""
 
 

@@ -16,6 +16,7 @@ from typing import Optional
 from ..isolation.leash import (DEFAULT_CHUNK, DEFAULT_STALL, DEFAULT_TIMEOUT, MAX_NOTES, Answer, ChildExchange,
                                Fault, FaultKind)
 from ..isolation.bwrap import PortSandbox, python_sandbox, sandbox_for
+from ..core.limits import current
 from ..isolation.process import READ_SIZE
 from .pychild import READY
 
@@ -27,9 +28,14 @@ READY_LINE: bytes = READY
 """The handshake line of the --python child."""
 
 
+def _flush_seconds() -> str:
+    """The --python child's ``pychild_flush_seconds``, as its last argument."""
+    return str(current().pychild_flush_seconds)
+
+
 def python_child_argv(protocol: str, spec: str) -> list[str]:
     """The command that runs ``MODULE:FUNC`` in a child behind ``protocol`` (see :mod:`.pychild`)."""
-    return [sys.executable, str(Path(__file__).with_name("pychild.py")), protocol, spec]
+    return [sys.executable, str(Path(__file__).with_name("pychild.py")), protocol, spec, _flush_seconds()]
 
 
 def command_port(argv: Sequence[str], isolate: bool = False,
@@ -49,4 +55,4 @@ def python_port(protocol: str, spec: str, isolate: bool = False,
     """
     if not isolate:
         return python_child_argv(protocol, spec), None
-    return python_sandbox(str(Path(__file__).with_name("pychild.py")), [protocol, spec], cwd)
+    return python_sandbox(str(Path(__file__).with_name("pychild.py")), [protocol, spec, _flush_seconds()], cwd)

@@ -14,10 +14,11 @@ from typing import Optional
 from .divergence import Divergence, Failure
 from .report import PortFault, port_fault
 from .engine import DEFAULT_CHUNK, DEFAULT_TIMEOUT, READY_LINE, ChildExchange, Fault, PortSandbox, python_port
+from ..core.limits import DEFAULT_LIMITS, current
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_TIMEOUT", "ExternalRounder", "parse_answer"]
 
-ANSWER_LINE_MAX = 512
+ANSWER_LINE_MAX = DEFAULT_LIMITS.rounder_answer_line_chars
 """An answer line longer than this is a flood (a float.hex() or decimal literal is < 40 bytes)."""
 _MARKED = {b"exception": Divergence.EXCEPTION, b"not_float": Divergence.NOT_FLOAT,
            b"unparseable": Divergence.UNPARSEABLE}
@@ -62,7 +63,7 @@ class ExternalRounder:
     def __init__(self, argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT, chunk: int = DEFAULT_CHUNK,
                  max_restarts: int = 3, stall: float = 1.0, cwd: Optional[str] = None,
                  python: bool = False, sandbox: Optional[PortSandbox] = None) -> None:
-        self.engine = ChildExchange(argv, timeout=timeout, chunk=chunk, max_line=ANSWER_LINE_MAX,
+        self.engine = ChildExchange(argv, timeout=timeout, chunk=chunk, max_line=current().rounder_answer_line_chars,
                                     max_restarts=max_restarts, stall=stall, cwd=cwd,
                                     ready=READY_LINE if python else None, sandbox=sandbox)
 

@@ -1,7 +1,7 @@
 """The ``--python MODULE:FUNC`` child: a user's function behind the same line protocol as ``--cmd``.
 
 Run as a script by :mod:`progexec.checker.engine` (standard library only, nothing of progexec
-is imported, so a user module cannot shadow it): ``python pychild.py PROTOCOL MODULE:FUNC``.
+is imported, so a user module cannot shadow it): ``python pychild.py PROTOCOL MODULE:FUNC FLUSH_SECONDS``.
 The function runs in this separate process, so nothing it does (``SystemExit``, ``os._exit``,
 a ``BaseException``, a hang, printing) can end or fool the checker: an exception of any kind
 becomes an ``exception`` answer, a return value that is not a float a ``not_float`` answer,
@@ -28,8 +28,9 @@ from collections.abc import Callable
 from typing import Any
 
 READY = b"progexec-pychild ready\n"
-FLUSH_EVERY = 0.005
-"""Seconds of work after which answers are written out even if more input is waiting."""
+_bounds: dict[str, float] = {}
+"""``flush_seconds``: seconds of work after which answers are written out even if more input is waiting (from
+the command line: nothing of progexec is imported here)."""
 FLAT_FIELDS = ("ops", "arg1_kind", "arg1_num", "arg2_kind", "arg2_num", "table_values", "table_offset",
                "table_len")
 
@@ -205,6 +206,7 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def main(argv: list[str]) -> int:
     protocol, spec = argv[1], argv[2]
+    _bounds["flush_seconds"] = float(argv[3])
     sys.path[0] = os.getcwd()  # the user's modules, never this directory's
     proto_in, proto_out = os.dup(0), os.dup(1)
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
@@ -227,7 +229,7 @@ def main(argv: list[str]) -> int:
         started = time.monotonic()
         for line in lines:
             out.append(answer(line))
-            if time.monotonic() - started > FLUSH_EVERY:  # a slow function: show progress
+            if time.monotonic() - started > _bounds["flush_seconds"]:  # a slow function: show progress
                 _write_all(proto_out, b"\n".join(out) + b"\n")
                 out, started = [], time.monotonic()
         if out:

@@ -20,13 +20,14 @@ from ..checker.reward.suite import DEFAULT_CASES, build_suite
 from ..meta import run_meta
 from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, verdict, write_text
 from ..core.errors import OptionError, SetupError
+from ..core.limits import DEFAULT_LIMITS, current
 
 NAME = "check-reward"
 HELP = "check an RL reward function against a suite of right and wrong answers, across threads and processes"
 EXIT_CODES = ("exit codes: 0 no class of --fail-on found, 1 a class of --fail-on found (or the run's budget ran "
               "out), 2 usage or input error (bad options, a function that cannot be loaded, no sandbox for "
               "--isolate)")
-DEFAULT_BUDGET = 1800.0
+DEFAULT_BUDGET = DEFAULT_LIMITS.reward_check_budget_seconds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,9 +58,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"seconds one call may take before it counts as a hang and is killed "
                              f"(default {DEFAULT_TIMEOUT:g})")
-    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
+    parser.add_argument("--budget", type=float, default=current().reward_check_budget_seconds, metavar="SECONDS",
                         help=f"seconds for the whole run; when they run out the rest is not run and the run fails "
-                             f"(default {DEFAULT_BUDGET:g})")
+                             f"(default {current().reward_check_budget_seconds:g})")
     parser.add_argument("--batch", type=int, default=DEFAULT_BATCH, metavar="N",
                         help=f"completions per call for batch signatures (default {DEFAULT_BATCH})")
     parser.add_argument("--probe-cases", type=int, default=DEFAULT_PROBE_CASES, metavar="N",

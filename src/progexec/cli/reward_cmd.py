@@ -30,12 +30,13 @@ from ..reward.model import Policy
 from .common import EXIT_OK, add_batch_options, open_output, progress_for, write_summary
 from .parallel_args import add_parallel_arguments, parallel_options
 from ..core.plural import plural
+from ..core.limits import DEFAULT_LIMITS, current
 
 NAME = "reward"
 HELP = "score model completions against gold records (JSON Lines in, one typed reward per line out)"
 EXIT_CODES = "exit codes: 0 every line judged (unusable lines as bad_input records), 2 usage or input error"
 
-CHUNK_LINES = 1000
+CHUNK_LINES = DEFAULT_LIMITS.reward_chunk_lines
 """Input lines scored per chunk (the unit a parallel runner would send to a worker)."""
 
 
@@ -49,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write the run's summary as one JSON document (format_version, meta, counts)")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
     add_batch_options(parser)
-    add_parallel_arguments(parser, chunk_size=CHUNK_LINES)  # scale-out: --jobs, --engine, --ray-address
+    add_parallel_arguments(parser, chunk_size=current().reward_chunk_lines)  # scale-out: --jobs, --engine, --ray-address
 
 
 def read_chunks(path: str, size: int = CHUNK_LINES) -> Iterator[LineChunk | list[Record]]:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..datasets.mathqa.sandbox import SandboxLimits, default_jobs, require_isolation
+from ..datasets.mathqa.sandbox import default_jobs, require_isolation
 from ..datasets.mathqa.score_python import DEFAULT_REL_TOL, ItemKind, Line, gold_items, predictions, read_records, score
 from ..core.errors import InputError, OptionError, SetupError
 from ..datasets.pysolution.datasets import DATASETS, MATHQA_PYTHON, Dataset, detect
@@ -25,6 +25,7 @@ from ..readers import Record
 from ..inputkinds import MATHQA_PYTHON_PREDICTIONS, PYTHON_SOLUTION_GOLD
 from ..records import dumps
 from .common import EXIT_OK, add_batch_options, command_meta, json_document, note_written, progress_for, write_text
+from ..core.limits import current
 
 NAME = "score-python"
 HELP = ("run model-written Python (FinanceMath / DocMath-Eval / FinanceReasoning program-of-thought, MathQA-Python) "
@@ -225,7 +226,9 @@ def _run_mathqa(args: argparse.Namespace, lines: list[Line]) -> int:
     if not isolation.available:
         print(f"score-python: WARNING: running model code WITHOUT isolation ({isolation.reason}); "
               "it can read your files and signal this process", file=sys.stderr)
-    limits = SandboxLimits(timeout=args.timeout or 10.0, memory_bytes=(args.memory_mb or 1024) * 1024 * 1024)
+    base = current()
+    limits = base.with_(snippet_wall_seconds=args.timeout or base.snippet_wall_seconds,
+                        snippet_memory_bytes=args.memory_mb * 1024 * 1024 if args.memory_mb else base.snippet_memory_bytes)
     progress = progress_for(args, len(gold), "score-python")
     try:
         result = score(gold, predicted, args.rel_tol, limits, args.jobs or default_jobs(),

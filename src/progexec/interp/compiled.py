@@ -34,7 +34,7 @@ from ..core.dataset import Dialect
 from ..core.nodes import Num, Program, Ref, Row
 from ..core.errors import ProgramSyntaxError
 from ..grammar.parse import parse_program, parse_token_list
-from ..core.limits import Limits, check_deadline, current
+from ..core.limits import Limits, check_deadline, current, DEFAULT_LIMITS
 from ..core.arithmetic import Float64, LiteralRule, official_str_to_num, sum_left_to_right
 from ..core.outcome import Outcome
 from ..core.verdict import OfficialVerdict
@@ -42,7 +42,7 @@ from ..core.ops import FINQA_OPS
 from ..core.status import Status
 from ..core.table import Table, clean_cell
 
-MAX_FAST_CELLS = 100_000
+MAX_FAST_CELLS = DEFAULT_LIMITS.max_fast_cells
 """Most table cells one fast run reads (rows are read once, then each table step scans its row); a
 program over it runs on the general path, under the item's clock."""
 
@@ -196,7 +196,7 @@ def compile_program(program: Program, dialect: Dialect) -> Compiled | None:
 def _row_values(compiled: Compiled, table: Table | None, limits: Limits, rule: LiteralRule) -> list[list[float]] | None:
     """The numbers of every row the program reads, last row first, or None where the general path refuses
     (or must count: more than :data:`MAX_FAST_CELLS` cells of work)."""
-    if table is None or len(table) > MAX_FAST_CELLS:
+    if table is None or len(table) > current().max_fast_cells:
         return None
     try:
         named: dict[Any, Sequence[Any]] = {}
@@ -206,7 +206,7 @@ def _row_values(compiled: Compiled, table: Table | None, limits: Limits, rule: L
             named[line[0]] = line[1:]
         chosen = [named.get(name) for name in compiled.rows]
         work = sum(len(row or ()) * reads for row, reads in zip(chosen, compiled.row_reads))
-        if work > MAX_FAST_CELLS:
+        if work > current().max_fast_cells:
             return None
         bound = limits.max_literal_chars
         values: list[list[float]] = []

@@ -27,17 +27,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from ..core.limits import current
+from ..core.limits import current, DEFAULT_LIMITS
 from ..core.errors import SetupError
 from . import bwrap
 from .process import READ_SIZE, StderrCapture, close_streams, kill_group
 
 REAPER = str(Path(__file__).with_name("reaper.py"))
 """The reaper's script (standard library only)."""
+
+
+def _reaper_bounds() -> tuple[str, str]:
+    """The reaper's kill rounds and named leftovers (``reaper_max_sweeps``, ``reaper_max_named``), as its arguments."""
+    return str(current().reaper_max_sweeps), str(current().reaper_max_named)
 MARK = "PROGEXEC_PORT_MARK"
 """An environment variable set, with a fresh random value, in every port's environment: if the port kills
 its reaper, what it started is still found (through ``/proc/PID/environ``) and killed."""
-STATUS_MAX = 65536
+STATUS_MAX = DEFAULT_LIMITS.max_status_bytes
 """Most bytes read of the reaper's status line."""
 
 
@@ -89,11 +94,11 @@ class Child:
         seccomp_fd: Optional[int] = None
         try:
             if sandbox is None:
-                command = [sys.executable, "-I", "-S", REAPER, str(write_end), str(current().port_exit_grace_seconds), "--", *argv]
+                command = [sys.executable, "-I", "-S", REAPER, str(write_end), str(current().port_exit_grace_seconds), *_reaper_bounds(), "--", *argv]
                 options: dict[str, Any] = {"cwd": cwd, "env": dict(os.environ if env is None else env) | {MARK: mark}}
             else:  # the reaper outside: the sandbox's seccomp filter lets no process fork, itself included
                 seccomp_fd = bwrap.open_seccomp()
-                command = [sys.executable, "-I", "-S", REAPER, str(write_end), str(current().port_exit_grace_seconds), "--",
+                command = [sys.executable, "-I", "-S", REAPER, str(write_end), str(current().port_exit_grace_seconds), *_reaper_bounds(), "--",
                            *sandbox.command(list(argv), seccomp_fd)]
                 options = {"cwd": "/", "env": {}}
             fds = (write_end,) if seccomp_fd is None else (write_end, seccomp_fd)
@@ -145,7 +150,7 @@ class Child:
         """The reaper's status line (None when it died before writing one)."""
         os.set_blocking(self._status_fd, False)
         try:
-            data = os.read(self._status_fd, STATUS_MAX)
+            data = os.read(self._status_fd, current().max_status_bytes)
         except OSError:
             data = b""
         finally:

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Optional, Union
 
-from ..core.limits import current
+from ..core.limits import current, DEFAULT_LIMITS
 from . import bwrap
 from .bwrap import PortSandbox
 from .child import Child, Ending
@@ -54,11 +54,11 @@ from ..core.errors import SetupError
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_STALL", "DEFAULT_TIMEOUT", "MAX_NOTES", "Answer",
            "ChildExchange", "Ending", "Fault", "FaultKind"]
 
-DEFAULT_CHUNK = 1000
-DEFAULT_TIMEOUT = 20.0
-DEFAULT_STALL = 1.0
-MAX_NOTES = 20
-REQUEST_QUOTE = 300
+DEFAULT_CHUNK = DEFAULT_LIMITS.port_chunk_cases
+DEFAULT_TIMEOUT = DEFAULT_LIMITS.port_timeout_seconds
+DEFAULT_STALL = DEFAULT_LIMITS.port_stall_seconds
+MAX_NOTES = DEFAULT_LIMITS.max_port_notes
+REQUEST_QUOTE = DEFAULT_LIMITS.port_request_quote_chars
 """Bytes of the request line a fault quotes (the case the child was answering)."""
 
 
@@ -167,13 +167,13 @@ class ChildExchange:
     def _ended(self, kind: FaultKind, what: str, ending: Optional[Ending], request: Optional[bytes] = None) -> Fault:
         """A fault for a child that ended (or was killed): ``what`` happened, with its exit status and stderr."""
         exit_status = ExitStatus(ending.code).describe() if ending is not None else None
-        quoted = None if request is None else request.rstrip(b"\n")[:REQUEST_QUOTE]
+        quoted = None if request is None else request.rstrip(b"\n")[:current().port_request_quote_chars]
         return Fault(kind, what, quoted, exit_status, self.stderr_tail())
 
     def note(self, text: str) -> None:
-        if len(self.notes) < MAX_NOTES:
+        if len(self.notes) < current().max_port_notes:
             self.notes.append(text)
-        elif len(self.notes) == MAX_NOTES:
+        elif len(self.notes) == current().max_port_notes:
             self.notes.append("... further protocol notes left out")
 
     def _record(self, fault: Fault) -> Fault:
@@ -279,7 +279,7 @@ class ChildExchange:
                 self._stop()
             fault = result.fault  # completed after the stop: the stderr it quotes is all there is
             if fault.request is None and done < count:
-                fault = replace(fault, request=requests[done].rstrip(b"\n")[:REQUEST_QUOTE])
+                fault = replace(fault, request=requests[done].rstrip(b"\n")[:current().port_request_quote_chars])
             if not fault.stderr:
                 fault = replace(fault, stderr=self.stderr_tail())
             self._record(fault)

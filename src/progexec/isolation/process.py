@@ -15,10 +15,10 @@ import time
 from dataclasses import dataclass
 from enum import Enum
 from typing import IO, Optional
-from ..core.limits import current
+from ..core.limits import current, DEFAULT_LIMITS
 from ..core.plural import plural
 
-READ_SIZE = 65536
+READ_SIZE = DEFAULT_LIMITS.pipe_read_bytes
 """Bytes asked of a pipe per read."""
 
 
@@ -115,7 +115,7 @@ class StderrCapture:
 def read_ready(stream: IO[bytes]) -> Optional[bytes]:
     """One read of a non-blocking or ready pipe: the bytes (``b""`` at end of file), None when nothing is there yet."""
     try:
-        return os.read(stream.fileno(), READ_SIZE)
+        return os.read(stream.fileno(), current().pipe_read_bytes)
     except BlockingIOError:
         return None
     except OSError:

@@ -1,6 +1,6 @@
 """The reaper: runs one port as its child and, as a child subreaper, leaves none of its descendants alive.
 
-Run by :mod:`.child` as ``python -I -S reaper.py STATUS_FD GRACE -- ARGV...`` (standard library only;
+Run by :mod:`.child` as ``python -I -S reaper.py STATUS_FD GRACE SWEEPS NAMED -- ARGV...`` (standard library only;
 nothing of progexec is imported). It marks itself a *child subreaper* (``prctl
 PR_SET_CHILD_SUBREAPER``), so every process the port starts — a daemon that double-forks,
 calls ``setsid`` and closes its stdio included — is re-parented to it when its own parent
@@ -25,10 +25,6 @@ import sys
 import time
 
 PR_SET_CHILD_SUBREAPER = 36
-MAX_SWEEPS = 1_000
-"""Kill rounds before giving up on a tree that keeps forking (each round kills every child found)."""
-MAX_NAMED = 20
-"""Leftover processes named in the status line (the count is always exact)."""
 
 
 def _stop(signum: int, frame: object) -> None:
@@ -85,15 +81,16 @@ def _reap() -> bool:
             return True
 
 
-def _sweep(named: list[str]) -> int:
-    """Kill every child until none is left (orphans of killed ones arrive as new children); how many were killed."""
+def _sweep(named: list[str], sweeps: int, most_named: int) -> int:
+    """Kill every child until none is left (orphans of killed ones arrive as new children), in at most ``sweeps``
+    kill rounds, naming at most ``most_named`` of them; how many were killed."""
     killed: set[int] = set()
-    for _ in range(MAX_SWEEPS):
+    for _ in range(sweeps):
         if not _reap():
             break
         children = _children()
         for pid in children:
-            if pid not in killed and len(named) < MAX_NAMED:
+            if pid not in killed and len(named) < most_named:
                 named.append(_name(pid))
             try:
                 os.kill(pid, signal.SIGKILL)  # again if still dying: a process counts once
@@ -122,8 +119,8 @@ def _grace(seconds: float) -> None:
 
 
 def main(argv: list[str]) -> int:
-    status_fd, grace = int(argv[1]), float(argv[2])
-    command = argv[4:]
+    status_fd, grace, sweeps, most_named = int(argv[1]), float(argv[2]), int(argv[3]), int(argv[4])
+    command = argv[6:]
     subreaper = _subreaper()
     signal.signal(signal.SIGTERM, _stop)
     pid = os.fork()
@@ -151,10 +148,10 @@ def main(argv: list[str]) -> int:
     named: list[str] = []
     left = 0
     if code is None:
-        _sweep([])  # told to stop: the port itself and everything with it
+        _sweep([], sweeps, most_named)  # told to stop: the port itself and everything with it
         code = -signal.SIGKILL
     else:
-        left = _sweep(named)
+        left = _sweep(named, sweeps, most_named)
     line = json.dumps({"code": code, "left": named, "left_count": left, "subreaper": subreaper})
     try:
         os.write(status_fd, line.encode("utf-8") + b"\n")

@@ -21,8 +21,9 @@ from .legend import MEANINGS, SEVERITIES
 from .model import Report
 from .plot import FINAL_KINDS, lane_of, legend, svg_view
 from .templates import Filter, Row, Table, anchors, shown
+from ..core.limits import DEFAULT_LIMITS, current
 
-EXACT_DIGITS = 40
+EXACT_DIGITS = DEFAULT_LIMITS.report_exact_digits
 """An exact value with a terminating expansion up to this many digits is shown in full, else as n/d."""
 
 
@@ -34,7 +35,7 @@ def _fraction(value: Fraction) -> str:
     while denominator % 5 == 0:
         denominator, fives = denominator // 5, fives + 1
     places = max(twos, fives)
-    if denominator == 1 and places + len(str(abs(value.numerator))) <= EXACT_DIGITS:
+    if denominator == 1 and places + len(str(abs(value.numerator))) <= current().report_exact_digits:
         scaled = abs(value.numerator) * 10**places // value.denominator
         digits = str(scaled).rjust(places + 1, "0")
         whole, fraction = (digits[:-places], digits[-places:]) if places else (digits, "")

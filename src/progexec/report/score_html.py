@@ -13,8 +13,9 @@ from . import templates
 from .score_model import ScoreRun
 from .score_views import MEASURES, ScoreViews, measures_of, verdict_of, views
 from .templates import Column, Filter, Row, Table, shown
+from ..core.limits import DEFAULT_LIMITS, current
 
-EXAMPLES = 25
+EXAMPLES = DEFAULT_LIMITS.score_html_examples
 """Items shown per failure group, disagreement or coverage problem; the items table filters to all of them
 and items.jsonl lists every one."""
 
@@ -68,7 +69,7 @@ class ScorePage:
         self.scorer_columns = [Column(name) for name in self.scorers]
 
     def links(self, indices: tuple[int, ...]) -> Links:
-        return Links(tuple((self.data.anchors[index], self.report.items[index].id) for index in indices[:EXAMPLES]),
+        return Links(tuple((self.data.anchors[index], self.report.items[index].id) for index in indices[:current().score_html_examples]),
                      len(indices))
 
     def metrics(self) -> Table:
@@ -95,7 +96,7 @@ class ScorePage:
                       for row in self.data.disagreements], self._filters())
 
     def coverage(self) -> Table:
-        return Table([Row((row, row.entries[:EXAMPLES]), f"coverage-{row.key}",
+        return Table([Row((row, row.entries[:current().score_html_examples]), f"coverage-{row.key}",
                           text=f"{row.label} {' '.join(row.entries)}") for row in self.data.coverage])
 
     def _details(self, index: int) -> tuple[tuple[str, str], ...]:

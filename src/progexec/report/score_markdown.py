@@ -8,8 +8,9 @@ from typing import TextIO
 from .score_model import ScoreRun
 from .score_views import MEASURES, ScoreViews, verdict_of, views
 from ..core.plural import plural
+from ..core.limits import DEFAULT_LIMITS, current
 
-EXAMPLES = 10
+EXAMPLES = DEFAULT_LIMITS.score_markdown_examples
 """Ids listed per failure group, disagreement or coverage problem; every id is in items.jsonl."""
 
 
@@ -30,8 +31,8 @@ def _ratio(correct: int | None, n: int) -> str:
 
 
 def _ids(ids: list[str]) -> str:
-    shown = ", ".join(_cell(item_id) for item_id in ids[:EXAMPLES])
-    return (shown + (f", ... ({len(ids)} in all)" if len(ids) > EXAMPLES else "")) or "none"
+    shown = ", ".join(_cell(item_id) for item_id in ids[:current().score_markdown_examples])
+    return (shown + (f", ... ({len(ids)} in all)" if len(ids) > current().score_markdown_examples else "")) or "none"
 
 
 def render(data: ScoreViews) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.limits import current
+from ..core.limits import current, DEFAULT_LIMITS
 from .extract import Found
 from .model import RewardStatus
 import re
@@ -24,7 +24,7 @@ from .numbers import (UNIT_WORDS, Reading, ReadKind, answer_span, count_numbers,
 _REFUSED = {ReadKind.MANY: RewardStatus.MANY_CANDIDATES, ReadKind.PROSE: RewardStatus.PROSE}
 _VALUES = (ReadKind.NUMBER, ReadKind.BOOLEAN, ReadKind.LETTER)
 
-MAX_LIST_WORDS = 2
+MAX_LIST_WORDS = DEFAULT_LIMITS.max_list_words
 """An answer span with several values and at most this many other words (connectors, units and
 currency aside) is a list or a disjunction (``6 or 7``, ``5, 6 and 7``), a hedge wherever it stands."""
 _HEDGE_WORDS = ("or", "alternatively", "maybe", "perhaps", "possibly", "possible", "could", "might", "otherwise",
@@ -129,7 +129,7 @@ def _is_bare(sentence: str) -> bool:
 def _is_list(text: str) -> bool:
     """Several values with at most :data:`MAX_LIST_WORDS` other words: a list or a disjunction."""
     words = [word.lower() for word in _WORD.findall(text)]
-    return sum(1 for word in words if word not in _CONNECTORS and word not in UNIT_WORDS) <= MAX_LIST_WORDS
+    return sum(1 for word in words if word not in _CONNECTORS and word not in UNIT_WORDS) <= current().max_list_words
 
 
 def _key(reading: Reading) -> tuple[str, float | bool | str | None]:

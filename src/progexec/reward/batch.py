@@ -19,7 +19,7 @@ from typing import Any
 
 from ..core.bytecache import CHAR_BYTES, ENTRY_OVERHEAD, ByteCache, text_size
 from ..jsonrecords import Record, decode, line_record, unreadable_reason
-from ..core.limits import current
+from ..core.limits import current, DEFAULT_LIMITS
 from ..records import dumps
 from .core import score_completion
 from .gold import GoldRecord, parse_policy
@@ -125,10 +125,10 @@ def score_line_chunk(chunk: LineChunk | Sequence[Record], default_policy: Policy
     return score_chunk(chunk, default_policy)
 
 
-MAX_CACHED_GOLDS = 4096
-# bound: MAX_CACHED_GOLDS = 4096 — parsed gold records kept per process (the oldest dropped first), within
-# Limits.max_cached_gold_bytes of estimated size (gold_bytes)
-MAX_CACHED_GOLD_CELLS = 10_000
+MAX_CACHED_GOLDS = DEFAULT_LIMITS.gold_cache_entries
+"""Parsed gold records kept per process by default (``gold_cache_entries``; the oldest dropped first), within
+``max_cached_gold_bytes`` of estimated size (gold_bytes)."""
+MAX_CACHED_GOLD_CELLS = DEFAULT_LIMITS.gold_cache_max_cells
 # bound: MAX_CACHED_GOLD_CELLS = 10_000 — a gold with a larger table is parsed every time, never kept
 
 CELL_BYTES = 120
@@ -203,8 +203,9 @@ def cached_gold(gold: Mapping[str, Any] | str) -> GoldRecord | Mapping[str, Any]
         record = GoldRecord.from_mapping(gold)
     except Exception:  # bad_gold (or a bug, internal_error): reported by score_completion as before
         return gold
-    if record.table is None or sum(map(len, record.table)) <= MAX_CACHED_GOLD_CELLS:
-        _CACHE.put(key, record, gold_bytes(gold), current().max_cached_gold_bytes, MAX_CACHED_GOLDS)
+    if record.table is None or sum(map(len, record.table)) <= current().gold_cache_max_cells:
+        _CACHE.put(key, record, gold_bytes(gold), current().max_cached_gold_bytes,
+                   current().gold_cache_entries)
     return record
 
 

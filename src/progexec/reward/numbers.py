@@ -16,14 +16,14 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..core.limits import current
+from ..core.limits import current, DEFAULT_LIMITS
 from .forms import REFUSED, latex_fractions, rewrite, unify_signs
 from .markup import unmarked
 
 MIN_ROUNDING_DIGITS = 3
 """A number written with at least this many significant digits may be the gold rounded to its precision."""
 
-MAX_PROSE_WORDS = 6
+MAX_PROSE_WORDS = DEFAULT_LIMITS.max_prose_words
 """An answer holds its number and at most this many other words (unit, currency and scale words not counted)."""
 
 
@@ -37,7 +37,7 @@ _SCALE_CAPS = re.compile(r"\s*(MM|K)\b")
 _SCALE_SUFFIX = re.compile(r"(k|m|b|mm)\b", re.IGNORECASE)
 # Sign and parentheses are looked for in at most _AROUND characters either side of the number, with
 # whitespace collapsed first, so these patterns never scan a long run of spaces.
-_AROUND = 16
+_AROUND = DEFAULT_LIMITS.number_context_chars
 _PREFIX = re.compile(r"(\(?) ?([-+]?) ?(?:US\$|USD|EUR|GBP|[$€£¥])? ?([-+]?) ?$")
 _CLOSE = re.compile(r" ?(?:US\$|USD|EUR|GBP|dollars?|[$€£¥])? ?\)")
 _YES_NO = re.compile(r"^[\W_]*(yes|no)\b", re.IGNORECASE)
@@ -161,7 +161,7 @@ def read_answer(text: str, letters: bool = False) -> Reading:
         return Reading(ReadKind.MANY, text, count=count_numbers(plain))
     words = [word.group(0).lower() for word in _WORD.finditer(plain)]
     others = sum(1 for word in words if word not in UNIT_WORDS)
-    if others > MAX_PROSE_WORDS or "n/a" in plain.lower() or any(word in _NEGATIONS for word in words):
+    if others > current().max_prose_words or "n/a" in plain.lower() or any(word in _NEGATIONS for word in words):
         return Reading(ReadKind.PROSE, text, count=others)
     number = _number(plain, matches[0])
     return number if number.kind is ReadKind.NOTHING else _as_written(number, text)
@@ -202,15 +202,15 @@ def _number(text: str, match: re.Match[str]) -> Reading:
     if len(digits) > current().max_number_chars:
         return Reading(ReadKind.NOTHING, text)
     magnitude = float(digits.replace(",", ""))
-    prefix = _PREFIX.search(_collapse(text[max(0, match.start() - _AROUND):match.start()]))
+    prefix = _PREFIX.search(_collapse(text[max(0, match.start() - current().number_context_chars):match.start()]))
     negative = prefix is not None and "-" in (prefix.group(2) + prefix.group(3))
     factor, rest = _factor(text[match.end():])
     if prefix is not None and prefix.group(1) == "(":
-        close = _CLOSE.match(_collapse(rest[:_AROUND]))
+        close = _CLOSE.match(_collapse(rest[:current().number_context_chars]))
         if close is not None:
             negative = True
             if factor == 1.0:  # "(4.5) million": the scale word after the parenthesis
-                factor, _ = _factor(_collapse(rest[:_AROUND])[close.end():])
+                factor, _ = _factor(_collapse(rest[:current().number_context_chars])[close.end():])
     raw = -magnitude if negative else magnitude
     # % divides, as the official str_to_num does (and basis points by 10,000), so 12.5% is exactly 0.125
     value = raw / 100.0 if factor == 0.01 else raw / 10_000.0 if factor == BASIS_POINT else raw * factor

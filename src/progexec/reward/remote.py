@@ -17,13 +17,13 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..core.limits import current
+from ..core.limits import current, DEFAULT_LIMITS
 from ..core.errors import InputError
 from .core import score_completion
 from .model import Policy, RewardResult, RewardStatus
 
 _SPECIAL_TOKEN = re.compile(r"(?:<\|[A-Za-z0-9_.:-]{1,40}\|>|</s>|<eos>|<end_of_turn>|<pad>)\Z")
-_TAIL = 48
+_TAIL = DEFAULT_LIMITS.trailing_token_search_chars
 """Only this many final characters are searched for a special token, so stripping is bounded."""
 
 
@@ -33,7 +33,7 @@ def response_text(query: str, prompt: object) -> str:
     text = query[len(prompt):] if isinstance(prompt, str) and prompt and query.startswith(prompt) else query
     for _ in range(current().max_trailing_tokens):
         text = text.rstrip()
-        tail = text[-_TAIL:]
+        tail = text[-current().trailing_token_search_chars:]
         match = _SPECIAL_TOKEN.search(tail)
         if match is None:
             break

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from typing import Any
 
 from ..core.errors import InputError
@@ -23,7 +24,7 @@ _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 """One JSON string from its opening quote (anchored; each position matches one way, so linear)."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _STRUCTURAL = (b",", b":", b"[", b"{")
-_MAX_DOUBLE_BITS = 1024
+_MAX_DOUBLE_BITS = sys.float_info.max_exp
 """An integer of more bits has no double value (it would be ``inf`` and overflow ``float()``)."""
 
 

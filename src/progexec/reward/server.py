@@ -54,7 +54,7 @@ Send = Callable[[Message], Awaitable[None]]
 ROUTES = ("/get_reward", "/batch")
 """The POST endpoints."""
 # milliseconds at most); a larger one in a worker thread, so the loop keeps serving other connections
-MAX_ERROR_CHARS = 1000
+MAX_ERROR_CHARS = DEFAULT_LIMITS.max_error_chars
 """An error message is cut to this length (it may quote the request)."""
 
 
@@ -351,5 +351,5 @@ def _encode(payload: Mapping[str, Any]) -> bytes:
 
 
 def _error(message: str) -> bytes:
-    text = message if len(message) <= MAX_ERROR_CHARS else message[:MAX_ERROR_CHARS] + "..."
+    text = message if len(message) <= current().max_error_chars else message[:current().max_error_chars] + "..."
     return json.dumps({"error": text}, ensure_ascii=True).encode("ascii")

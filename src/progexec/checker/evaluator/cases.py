@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Optional
 
 from ...corpus import convfinqa_records, finqa_records
+from ...core.limits import DEFAULT_LIMITS, current
 
 TableRows = Optional[list[list[str]]]
 
@@ -60,7 +61,7 @@ RULES = (Family.TOKENIZER, Family.LITERALS, Family.THOUSANDS, Family.PERCENT, Fa
 BOUNDARY = (Family.BOUNDARIES,)
 SUITES: dict[str, tuple[Family, ...]] = {"gold": GOLD, "rules": RULES, "boundaries": BOUNDARY,
                                          "all": GOLD + RULES + BOUNDARY}
-GENERATED_DEFAULT = 400
+GENERATED_DEFAULT = DEFAULT_LIMITS.evaluator_generated_cases
 """Default cases per generated family (boundaries: four times as many)."""
 
 
@@ -439,7 +440,7 @@ def generated(family: Family, seed: int, index: int) -> EvalCase:
 def default_size(family: Family) -> int:
     if family in GOLD:
         return len(_gold(family))
-    return GENERATED_DEFAULT * (4 if family is Family.BOUNDARIES else 1)
+    return current().evaluator_generated_cases * (4 if family is Family.BOUNDARIES else 1)
 
 
 def _allocate(total: int, sizes: dict[Family, int]) -> dict[Family, int]:

@@ -24,13 +24,14 @@ from .diagnosis import Explanation, explanations
 from .protocol import Answer, Prepared, Protocol, Verdict, matches, parse_answer, prepare_all, reference
 from .semantics import Variant
 from ...core.plural import plural, plural_of
+from ...core.limits import DEFAULT_LIMITS, current
 
 Answerer = Callable[[Sequence[Prepared]], list[Answer]]
 ProgressHook = Callable[[int, int], None]
-DEFAULT_CHUNK = 2000
-ANSWER_LINE_MAX = 4096
+DEFAULT_CHUNK = DEFAULT_LIMITS.evaluator_chunk_cases
+ANSWER_LINE_MAX = DEFAULT_LIMITS.evaluator_answer_line_chars
 """An answer line longer than this is a flood (an answer is well under 200 bytes)."""
-EXAMPLES_PER_CLASS = 3
+EXAMPLES_PER_CLASS = DEFAULT_LIMITS.evaluator_examples_per_class
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +156,7 @@ def _simplest_distinct(examples: list[EvalCounterexample]) -> list[EvalCounterex
     for example in sorted(examples, key=lambda item: item.size):
         if all(example.case.program != other.case.program for other in kept):
             kept.append(example)
-        if len(kept) == EXAMPLES_PER_CLASS:
+        if len(kept) == current().evaluator_examples_per_class:
             break
     return kept
 
@@ -214,7 +215,7 @@ class ChildEvaluator:
     def __init__(self, argv: Sequence[str], protocol: Protocol, timeout: float = DEFAULT_TIMEOUT,
                  chunk: int = DEFAULT_CHUNK, python: bool = False, sandbox: Optional[PortSandbox] = None) -> None:
         self.protocol = protocol
-        self.engine = ChildExchange(argv, timeout=timeout, chunk=chunk, max_line=ANSWER_LINE_MAX,
+        self.engine = ChildExchange(argv, timeout=timeout, chunk=chunk, max_line=current().evaluator_answer_line_chars,
                                     ready=READY_LINE if python else None, sandbox=sandbox)
 
     @classmethod

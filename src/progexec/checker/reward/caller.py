@@ -21,7 +21,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Optional
 
-from ...core.limits import current
+from ...core.limits import current, DEFAULT_LIMITS
 from ...core.errors import OptionError, SetupError
 from ..engine import ChildExchange, Fault, FaultKind
 from .suite import RewardCase
@@ -29,12 +29,19 @@ from ...core.plural import plural
 
 SIGNATURES = ("verl", "verl-batch", "trl", "openrlhf", "plain")
 BATCHED = frozenset({"verl-batch", "trl", "openrlhf", "url"})
-DEFAULT_BATCH = 32
-DEFAULT_TIMEOUT = 10.0
+DEFAULT_BATCH = DEFAULT_LIMITS.reward_check_batch
+DEFAULT_TIMEOUT = DEFAULT_LIMITS.reward_call_timeout_seconds
 PROMPT = "Question: answer from the table and text above.\nResponse: "
 """The prompt that OpenRLHF and TRL callers receive beside each completion."""
 READY = b"progexec-rewardchild ready\n"
 CHILD = Path(__file__).with_name("child.py")
+
+
+def _child_bounds() -> list[str]:
+    """The child's bounds as its last arguments: ``reward_probe_threads``, ``reward_probe_processes``,
+    ``reward_answer_chars``."""
+    limits = current()
+    return [str(limits.reward_probe_threads), str(limits.reward_probe_processes), str(limits.reward_answer_chars)]
 
 
 class Kind(str, Enum):
@@ -102,13 +109,13 @@ class RewardCaller:
     def python(cls, spec: str, signature: str, mode: str, *, batch: int, timeout: float,
                max_hangs: int | None = None) -> RewardCaller:
         size = batch if signature in BATCHED else 1
-        return cls([sys.executable, str(CHILD), signature, spec, mode], per_case=False, batch=size,
+        return cls([sys.executable, str(CHILD), signature, spec, mode, *_child_bounds()], per_case=False, batch=size,
                    timeout=timeout, max_hangs=max_hangs, name=spec)
 
     @classmethod
     def url(cls, url: str, mode: str, *, batch: int, timeout: float,
             max_hangs: int | None = None) -> RewardCaller:
-        return cls([sys.executable, str(CHILD), "url", url, mode], per_case=False, batch=batch,
+        return cls([sys.executable, str(CHILD), "url", url, mode, *_child_bounds()], per_case=False, batch=batch,
                    timeout=timeout, max_hangs=max_hangs, name=url)
 
     @classmethod

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ...core.limits import current
+from ...core.limits import current, DEFAULT_LIMITS
 from ...reward import score_completion
 from .caller import Kind, Outcome, RewardCaller
 from .classes import DEFAULT_FAIL_ON, ORDER, RewardClass
@@ -24,8 +24,8 @@ from .forms import FORMS_BY_NAME
 from .suite import RewardCase
 from ...core.plural import plural, plural_of
 
-DEFAULT_PROBE_CASES = 240
-DEFAULT_CHUNK = 512
+DEFAULT_PROBE_CASES = DEFAULT_LIMITS.reward_probe_cases
+DEFAULT_CHUNK = DEFAULT_LIMITS.reward_check_chunk
 DEFAULT_THRESHOLD = 0.5
 PROBES = ("reorder", "fresh", "thread", "pool")
 PROBE_CLASS = {"reorder": RewardClass.NONDETERMINISTIC, "fresh": RewardClass.NONDETERMINISTIC,

@@ -1,4 +1,4 @@
-"""The reward function's process: ``python child.py SIGNATURE SPEC MODE``, on the checker's leash.
+"""The reward function's process: ``python child.py SIGNATURE SPEC MODE THREADS PROCESSES ANSWER_CHARS``, on the checker's leash.
 
 Standard library only and run as a script (nothing of progexec is imported here, so a user module
 cannot shadow it). It loads ``SPEC`` (``MODULE:FUNC``, or for the ``url`` signature the URL of an
@@ -31,10 +31,9 @@ from collections.abc import Callable
 from typing import Any
 
 READY = b"progexec-rewardchild ready\n"
-THREADS = 4
-PROCESSES = 2
-ANSWER_MAX = 200
-"""Characters of a description or an exception message kept."""
+_bounds: dict[str, int] = {}
+"""The checker's bounds, from the command line (nothing of progexec is imported here): ``threads`` and
+``processes`` of the probes' executors, ``answer_chars`` of a described value or error."""
 
 _FUNC: Callable[..., Any] | None = None
 _SIGNATURE = "plain"
@@ -57,7 +56,7 @@ def describe(value: Any) -> str:
         text = repr(value)
     except BaseException:
         text = "<unprintable>"
-    return f"{type(value).__name__}: {text}"[:ANSWER_MAX].replace("\n", " ")
+    return f"{type(value).__name__}: {text}"[:_bounds["answer_chars"]].replace("\n", " ")
 
 
 def _error(exc: BaseException) -> str:
@@ -65,7 +64,7 @@ def _error(exc: BaseException) -> str:
         message = str(exc)
     except BaseException:
         message = "<unprintable>"
-    return f"{type(exc).__name__}: {message}"[:ANSWER_MAX].replace("\n", " ")
+    return f"{type(exc).__name__}: {message}"[:_bounds["answer_chars"]].replace("\n", " ")
 
 
 def _plain(value: Any) -> Any:
@@ -161,7 +160,7 @@ def _threads() -> dict[str, Any]:
     left = threads_left()
     if not left:
         return {}
-    return {"threads": len(left), "thread_names": [thread.name[:ANSWER_MAX] for thread in left[:NAMED_THREADS]]}
+    return {"threads": len(left), "thread_names": [thread.name[:_bounds["answer_chars"]] for thread in left[:NAMED_THREADS]]}
 
 
 def _pooled(line: bytes) -> bytes:
@@ -192,10 +191,10 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def _executor(mode: str) -> concurrent.futures.Executor | None:
     if mode == "thread":
-        return concurrent.futures.ThreadPoolExecutor(THREADS)
+        return concurrent.futures.ThreadPoolExecutor(_bounds["threads"])
     if mode == "pool":
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        return concurrent.futures.ProcessPoolExecutor(PROCESSES, mp_context=multiprocessing.get_context(method))
+        return concurrent.futures.ProcessPoolExecutor(_bounds["processes"], mp_context=multiprocessing.get_context(method))
     return None
 
 
@@ -224,6 +223,7 @@ def _serve(proto_in: int, proto_out: int, executor: concurrent.futures.Executor 
 def main(argv: list[str]) -> int:
     global _FUNC, _SIGNATURE
     signature, spec, mode = argv[1], argv[2], argv[3]
+    _bounds.update(threads=int(argv[4]), processes=int(argv[5]), answer_chars=int(argv[6]))
     sys.path[0] = os.getcwd()  # the user's modules, never this directory's
     proto_in, proto_out = os.dup(0), os.dup(1)
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)

@@ -15,14 +15,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ...core.limits import current
+from ...core.limits import current, DEFAULT_LIMITS
 from ...core.errors import OptionError
 from .forms import FORMS, FORMS_BY_NAME, Form
 from .golds import Gold, gold_pool
 
-DEFAULT_CASES = 2000
+DEFAULT_CASES = DEFAULT_LIMITS.reward_suite_cases
 SUITE_FILE = "reward.jsonl"
-GROUP = 4
+GROUP = DEFAULT_LIMITS.reward_suite_group
 """Cases written for one gold, at most (different forms)."""
 
 
@@ -120,7 +120,7 @@ def build_suite(cases: int = DEFAULT_CASES, seed: int = 0, forms: Iterable[str] 
         written.append((lead.name, *result))
         others = [form for form in chosen if left[form.name] and form.applies(gold)]
         rng.shuffle(others)
-        for form in others[:GROUP - 1]:
+        for form in others[:current().reward_suite_group - 1]:
             text = form.render(gold, rng)
             if text is not None:
                 left[form.name] -= 1
@@ -137,7 +137,7 @@ def build_suite(cases: int = DEFAULT_CASES, seed: int = 0, forms: Iterable[str] 
 
 def export(directory: Path, cases: int | None, seed: int) -> dict[str, int]:
     """Write the suite as ``reward.jsonl`` in ``directory``; the number of cases per file."""
-    suite = build_suite(cases or DEFAULT_CASES, seed)
+    suite = build_suite(cases or current().reward_suite_cases, seed)
     directory.mkdir(parents=True, exist_ok=True)
     lines = [json.dumps(case.export(), ensure_ascii=False, sort_keys=False) for case in suite]
     (directory / SUITE_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")

@@ -27,14 +27,14 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from importlib import resources
 from typing import IO, Any
 
 from ...isolation.process import Bound, Deadline, escaped_text, kill_group, read_bounded, result_number
-from ...core.limits import DEFAULT_LIMITS, current
+from ...core.limits import DEFAULT_LIMITS, current, Limits
 from ...isolation import bwrap as bubblewrap
 from ...core.plural import plural
 from ...core.errors import SetupError
@@ -45,10 +45,10 @@ ALLOWED_MODULES: frozenset[str] = frozenset({"math", "scipy"})
 MAX_CODE_CHARS = DEFAULT_LIMITS.max_sandbox_code_chars
 """Longest snippet accepted; a longer one is not run (kind ``too_long``)."""
 
-MAX_MESSAGE_CHARS = 500
+MAX_MESSAGE_CHARS = DEFAULT_LIMITS.snippet_message_chars
 """Longest message kept from a child's result."""
 
-__all__ = ["ALLOWED_MODULES", "SandboxLimits", "SnippetKind", "SnippetResult",
+__all__ = ["ALLOWED_MODULES", "cpu_seconds", "SnippetKind", "SnippetResult",
            "decode_result", "default_jobs", "run_snippet", "run_snippets"]
 
 
@@ -77,19 +77,9 @@ CHILD_KINDS = frozenset({SnippetKind.OK, SnippetKind.NO_ANSWER, SnippetKind.NOT_
 """The kinds a child may report about itself; the others only the parent decides."""
 
 
-@dataclass(frozen=True, slots=True)
-class SandboxLimits:
-    """Per-snippet limits. ``timeout`` is wall-clock seconds, including interpreter start-up."""
-
-    timeout: float = 10.0
-    memory_bytes: int = 1024 * 1024 * 1024
-    max_output_chars: int = 1_000_000
-    max_result_bytes: int = 64 * 1024
-    allowed_modules: frozenset[str] = field(default=ALLOWED_MODULES)
-
-    @property
-    def cpu_seconds(self) -> int:
-        return max(1, int(self.timeout) + 1)
+def cpu_seconds(limits: Limits) -> int:
+    """The CPU rlimit of one snippet: its wall-clock budget (``snippet_wall_seconds``) rounded up, at least 1."""
+    return max(1, int(limits.snippet_wall_seconds) + 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +119,9 @@ def _read_bounded(process: subprocess.Popen[bytes], deadline: float, cap: int) -
     return raw, None if bound is None else SnippetKind.TIMEOUT if bound is Bound.TIME else SnippetKind.OUTPUT_LIMIT
 
 
-def run_snippet(code: str, limits: SandboxLimits = SandboxLimits(), *, unsafe_no_isolation: bool = False) -> SnippetResult:
-    """Run one snippet in a fresh confined process; always returns a result, never raises.
+def run_snippet(code: str, limits: Limits | None = None, *, unsafe_no_isolation: bool = False) -> SnippetResult:
+    """Run one snippet in a fresh confined process under ``limits`` (default: those in force, the
+    ``snippet_*`` bounds); always returns a result, never raises.
 
     Without isolation on this machine the result is ``sandbox_error`` unless
     ``unsafe_no_isolation`` is set.
@@ -144,16 +135,16 @@ def run_snippet(code: str, limits: SandboxLimits = SandboxLimits(), *, unsafe_no
     if not isolation.available and not unsafe_no_isolation:
         return SnippetResult(SnippetKind.SANDBOX_ERROR, message=f"no isolation: {isolation.reason}")
     try:
-        return _run(code, limits, isolated=isolation.available)
+        return _run(code, limits if limits is not None else current(), isolated=isolation.available)
     except Exception as error:  # the scorer must go on: any failure of ours is this snippet's result
-        return SnippetResult(SnippetKind.SANDBOX_ERROR, message=f"{type(error).__name__}: {error}"[:MAX_MESSAGE_CHARS])
+        return SnippetResult(SnippetKind.SANDBOX_ERROR, message=f"{type(error).__name__}: {error}"[:current().snippet_message_chars])
 
 
-def _request(code: str, limits: SandboxLimits, isolated: bool) -> bytes:
+def _request(code: str, limits: Limits, isolated: bool) -> bytes:
     package_path = list(bubblewrap.runtime().package_path) if isolated else []
     return json.dumps({
-        "code": code, "allowed": sorted(limits.allowed_modules), "memory_bytes": limits.memory_bytes,
-        "cpu_seconds": limits.cpu_seconds, "max_output": limits.max_output_chars, "path": package_path,
+        "code": code, "allowed": sorted(ALLOWED_MODULES), "memory_bytes": limits.snippet_memory_bytes,
+        "cpu_seconds": cpu_seconds(limits), "max_output": limits.snippet_output_chars, "path": package_path,
     }).encode("utf-8", "surrogatepass")
 
 
@@ -173,7 +164,7 @@ def _start(isolated: bool, workdir: str, request: IO[bytes]) -> subprocess.Popen
             os.close(seccomp_fd)
 
 
-def _run(code: str, limits: SandboxLimits, isolated: bool) -> SnippetResult:
+def _run(code: str, limits: Limits, isolated: bool) -> SnippetResult:
     started = time.monotonic()
     # the request goes through an unlinked file, not a pipe: writing it can never block on a stalled child
     with tempfile.TemporaryDirectory(prefix="progexec-sandbox-") as workdir, tempfile.TemporaryFile() as request:
@@ -184,7 +175,7 @@ def _run(code: str, limits: SandboxLimits, isolated: bool) -> SnippetResult:
         except (OSError, SetupError) as error:
             return SnippetResult(SnippetKind.SANDBOX_ERROR, message=f"cannot start the sandbox: {error}")
         try:
-            raw, limit = _read_bounded(process, started + limits.timeout, limits.max_result_bytes)
+            raw, limit = _read_bounded(process, started + limits.snippet_wall_seconds, limits.snippet_result_bytes)
         finally:
             _kill(process)
             process.wait()
@@ -192,7 +183,7 @@ def _run(code: str, limits: SandboxLimits, isolated: bool) -> SnippetResult:
                 process.stdout.close()
     seconds = time.monotonic() - started
     if limit is SnippetKind.TIMEOUT:
-        return SnippetResult(limit, message=f"no result within {limits.timeout:g} s (wall clock)", seconds=seconds)
+        return SnippetResult(limit, message=f"no result within {limits.snippet_wall_seconds:g} s (wall clock)", seconds=seconds)
     if limit is SnippetKind.OUTPUT_LIMIT:
         return SnippetResult(limit, message="the snippet wrote too much output", seconds=seconds)
     return decode_result(raw, process.returncode, seconds)
@@ -216,7 +207,7 @@ def _ended(returncode: int | None, seconds: float) -> SnippetResult:
 def safe_message(text: str) -> str:
     """A child's message cut to MAX_MESSAGE_CHARS with lone surrogates escaped, so printing or encoding it
     can never fail (a snippet's ``raise ValueError('\\ud800')`` must not end the run)."""
-    return escaped_text(text, MAX_MESSAGE_CHARS)
+    return escaped_text(text, current().snippet_message_chars)
 
 
 def readonly_tmp(argv: list[str]) -> list[str]:
@@ -273,18 +264,19 @@ def require_isolation(unsafe_no_isolation: bool = False) -> bubblewrap.Isolation
     return isolation
 
 
-def run_snippets(codes: Iterable[str], limits: SandboxLimits = SandboxLimits(), jobs: int | None = None, *,
+def run_snippets(codes: Iterable[str], limits: Limits | None = None, jobs: int | None = None, *,
                  unsafe_no_isolation: bool = False) -> Iterator[SnippetResult]:
-    """Run many snippets in parallel (``jobs`` processes at a time); results in input order.
+    """Run many snippets in parallel (``jobs`` processes at a time) under ``limits`` (default: those in force);
+    results in input order.
 
     Raises SetupError (before running anything) when the machine cannot
     isolate and ``unsafe_no_isolation`` is not set.
     """
     require_isolation(unsafe_no_isolation)
-    return _run_all(codes, limits, jobs, unsafe_no_isolation)
+    return _run_all(codes, limits if limits is not None else current(), jobs, unsafe_no_isolation)
 
 
-def _run_all(codes: Iterable[str], limits: SandboxLimits, jobs: int | None,
+def _run_all(codes: Iterable[str], limits: Limits, jobs: int | None,
              unsafe_no_isolation: bool) -> Iterator[SnippetResult]:
     with ThreadPoolExecutor(max_workers=jobs or default_jobs()) as pool:
         yield from pool.map(lambda code: run_snippet(code, limits, unsafe_no_isolation=unsafe_no_isolation), codes)

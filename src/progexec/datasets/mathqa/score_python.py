@@ -34,8 +34,9 @@ from typing import Any
 from ...core.errors import InputError
 from ...inputkinds import Wanted
 from ...readers import read_records as shared_records
-from .sandbox import SandboxLimits, SnippetResult, run_snippets
-from ...records import FORMAT_VERSION  # the one version of every output (its change log is there)
+from .sandbox import SnippetResult, run_snippets
+from ...records import FORMAT_VERSION
+from ...core.limits import Limits
 
 DEFAULT_REL_TOL = 1e-4
 ABS_TOL = 1e-9
@@ -262,7 +263,7 @@ def _unrunnable(item: GoldItem, predicted: Predictions) -> tuple[ItemKind, str] 
 
 
 def score(gold: Sequence[GoldItem], predicted: Predictions, rel_tol: float = DEFAULT_REL_TOL,
-          limits: SandboxLimits = SandboxLimits(), jobs: int | None = None, *,
+          limits: Limits | None = None, jobs: int | None = None, *,
           unsafe_no_isolation: bool = False, isolation: str = "",
           progress: Callable[[int], None] | None = None) -> Score:
     """Run every predicted snippet that matches one scorable gold item (in parallel) and score them, in gold order.

@@ -193,8 +193,11 @@ class _Worker:
                                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                             start_new_session=True, cwd=self.workdir.name, env=env)
             path = list(_package_binds()[1])
+        bounds = current()
         init = {"path": path, "preload": list(preload), "seccomp": _seccomp_hex() if isolated else None,
-                "watch": list(WATCHED_DIRECTORIES) if isolated else []}
+                "watch": list(WATCHED_DIRECTORIES) if isolated else [],
+                "bounds": {"result_cap": bounds.solution_result_bytes, "message_chars": bounds.solution_message_chars,
+                           "repr_chars": bounds.solution_repr_chars}}
         self.send(init)
         self.loaded: tuple[str, ...] = ()
 

@@ -17,11 +17,12 @@ from enum import Enum
 from typing import Any
 
 from ...isolation.process import escaped_text, result_number
+from ...core.limits import DEFAULT_LIMITS, current
 
-MESSAGE_CHARS = 300
+MESSAGE_CHARS = DEFAULT_LIMITS.solution_message_chars
 """Longest message kept from a sandbox report."""
 
-INT_DIGITS = 4000
+INT_DIGITS = DEFAULT_LIMITS.solution_int_digits
 """Longest decimal integer accepted from a report (Python's own int/str bound is 4,300 digits)."""
 
 
@@ -97,7 +98,7 @@ def failure(status: str, message: str, wall_clock: bool = False) -> SolutionResu
 
 
 def _exact_int(raw: Any) -> int | None:
-    if not isinstance(raw, str) or not 0 < len(raw) <= INT_DIGITS:
+    if not isinstance(raw, str) or not 0 < len(raw) <= current().solution_int_digits:
         return None
     body = raw[1:] if raw.startswith("-") else raw
     return int(raw) if body.isascii() and body.isdigit() else None

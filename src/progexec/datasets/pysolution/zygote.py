@@ -3,15 +3,16 @@
 Run as ``python -I -S -c <this source>`` inside bubblewrap by :mod:`progexec.datasets.pysolution.pool`
 (it imports nothing from progexec). Protocol, one JSON object per line:
 
-* in, first line: ``{"path", "preload", "seccomp", "watch"}`` — import path entries, the modules
+* in, first line: ``{"path", "preload", "seccomp", "watch", "bounds"}`` — import path entries, the modules
   imported once here (so a solution's ``import numpy`` costs nothing and is never timed),
-  the seccomp program (hex) every child loads before it runs model code, and the
-  directories whose names are part of this worker's state (the sandbox's writable ones);
+  the seccomp program (hex) every child loads before it runs model code, the
+  directories whose names are part of this worker's state (the sandbox's writable ones), and the
+  bounds of a child's report (``Limits`` fields, sent since this program imports nothing of progexec);
 * out: ``{"ready": true, "loaded": [...]}``;
 * in, per solution: ``{"seq", "code", "entry", "allowed", "cpu_seconds", "wall_seconds",
   "memory_bytes"}``;
 * out, per solution: ``{"seq", "result", "signal", "exit", "timed_out", "overflow", "tainted"}``
-  where ``result`` is the child's own report (text, at most ``RESULT_CAP`` bytes), forwarded
+  where ``result`` is the child's own report (text, at most ``result_cap`` bytes), forwarded
   unparsed: the scorer validates it; ``tainted`` names what of this worker's own state (its
   rlimits, nice value, CPU affinity, scheduling policy, the names in its writable
   directories) differs from what it was when the worker became ready — the pool then
@@ -42,9 +43,9 @@ import reprlib
 import time
 from typing import Any
 
-RESULT_CAP = 64 * 1024
-MESSAGE_CHARS = 300
-REPR_CHARS = 200
+_bounds: dict[str, int] = {}
+"""The bounds the pool sends on the first line (``result_cap`` bytes of a child's report, ``message_chars``
+and ``repr_chars`` of the texts in it): the pool's ``Limits``, since nothing of progexec is imported here."""
 BLOCKED_EVENTS = (
     "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "os.kill", "os.killpg",
     "subprocess.", "socket.", "os.remove", "os.unlink", "os.rename", "os.replace", "os.rmdir", "os.mkdir",
@@ -63,8 +64,11 @@ def _forbidden(message: str) -> PermissionError:
     return PermissionError(f"sandbox: {message}")
 
 
-def _safe(text: str, limit: int = MESSAGE_CHARS) -> str:
-    """Text that always encodes: lone surrogates and other unencodable code points escaped, then cut."""
+def _safe(text: str, limit: int | None = None) -> str:
+    """Text that always encodes: lone surrogates and other unencodable code points escaped, then cut (at
+    ``message_chars`` unless ``limit`` is given)."""
+    if limit is None:
+        limit = _bounds["message_chars"]
     return text[:limit * 2].encode("utf-8", "backslashreplace").decode("utf-8")[:limit]
 
 
@@ -154,7 +158,7 @@ def _describe(value: Any, entry: str) -> dict[str, Any]:
         described["message"] = _safe(f"float() of the returned {type(value).__name__} fails: "
                                      f"{type(error).__name__}: {error}")
     try:
-        described["repr"] = _safe(_SHOWN.repr(value), REPR_CHARS)
+        described["repr"] = _safe(_SHOWN.repr(value), _bounds["repr_chars"])
     except BaseException:
         described["repr"] = "?"
     if entry == "answer" and described["kind"] == "not_a_number":
@@ -282,7 +286,7 @@ def _child(request: dict[str, Any], write_fd: int, seccomp: Seccomp | None) -> N
     except BaseException:
         payload = b'{"kind": "runtime_error", "message": "the result could not be encoded"}'
     try:
-        os.write(write_fd, payload[:RESULT_CAP - 1] + b"\n")
+        os.write(write_fd, payload[:_bounds["result_cap"] - 1] + b"\n")
     finally:
         os._exit(0)
 
@@ -305,7 +309,7 @@ def _collect(pid: int, read_fd: int, wall: float) -> dict[str, Any]:
             break
         chunks.append(chunk)
         size += len(chunk)
-        if size > RESULT_CAP:
+        if size > _bounds["result_cap"]:
             overflow = True
             break
         if chunk.endswith(b"\n"):  # the child's report is one line: no need to wait for its exit to read on
@@ -316,7 +320,7 @@ def _collect(pid: int, read_fd: int, wall: float) -> dict[str, Any]:
         pass
     _, status = os.waitpid(pid, 0)
     os.close(read_fd)
-    raw = b"".join(chunks)[:RESULT_CAP]
+    raw = b"".join(chunks)[:_bounds["result_cap"]]
     return {"result": raw.decode("utf-8", "replace"), "timed_out": timed_out, "overflow": overflow,
             "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
             "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None}
@@ -370,6 +374,7 @@ def _send(out: Any, message: dict[str, Any]) -> None:
 def main() -> None:
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     init = json.loads(stdin.readline())
+    _bounds.update(init["bounds"])
     for entry in init.get("path", []):
         if isinstance(entry, str) and entry not in sys.path:
             sys.path.append(entry)
