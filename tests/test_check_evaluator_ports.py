@@ -179,6 +179,7 @@ def test_conformance_export_is_runnable_without_python(tmp_path: Path, capsys: p
 
 GRANDCHILD_PORT = """
 import json, subprocess, sys
+from reference_impl import reference_eval, ref_tokenize
 for line in sys.stdin:
     case = json.loads(line)
     result = reference_eval(ref_tokenize(case["program"]), case["table"], case["dialect"])
