@@ -161,7 +161,7 @@ def open_source(source: str | Path, limits: Limits | None = None) -> TextSource:
     return TextSource(binary, str(path), chosen)
 
 
-def source_from_bytes(data: bytes, name: str = "<body>", limits: Limits | None = None) -> TextSource:
+def source_from_bytes(data: bytes, name: str = "<bytes>", limits: Limits | None = None) -> TextSource:
     """Bytes already in memory (a request body, a test's input) as a :class:`TextSource`: the same
     gzip, BOM, Unicode and size rules as a file."""
     return TextSource(io.BufferedReader(io.BytesIO(data)), name, limits or current())

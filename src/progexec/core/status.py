@@ -75,7 +75,7 @@ STATUS_DESCRIPTIONS: dict[Status, str] = {
 
 
 def status_name(code: int) -> str:
-    """The readable name of a status code; ``"unknown_status_<code>"`` for a code not in the contract."""
+    """The readable name of a status code; ``unknown_status_`` and the number for a code not in the contract."""
     try:
         return Status(code).label
     except ValueError:

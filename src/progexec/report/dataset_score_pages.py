@@ -6,7 +6,6 @@ Both pages show what ``score`` prints (the dialect's table and headline) and one
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -50,21 +49,14 @@ def render_markdown(title: str, gold: str, pred: str, headline: str, table: Sequ
 
 def render_html(title: str, gold: str, pred: str, headline: str, table: Sequence[str],
                 questions: Sequence[dict[str, Any]]) -> str:
-    """The score.html page (self-contained: no script, no external file), the same content as score.md."""
+    """The score.html page (``dataset_score.html.j2``, a section of the shared page), the same content as score.md."""
+    from .templates import Column, Row, Table, render
+
     columns = _columns(questions)
-    escape = html.escape
-    head = "".join(f"<th>{escape(column)}</th>" for column in columns)
-    rows = "".join("<tr>" + "".join(f"<td>{escape(_text(record.get(key, '')))}</td>" for key in columns) + "</tr>"
-                   for record in questions)
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>progexec scoring report: {escape(title)}</title>"
-            "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-            "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}</style></head><body>"
-            f"<h1>progexec scoring report: {escape(title)}</h1>"
-            f"<p>Gold {escape(gold)}; predictions {escape(pred)}. <strong>{escape(headline)}</strong>.</p>"
-            f"<pre>{escape(chr(10).join(table))}</pre>"
-            f"<h2>Questions: {len(questions)}</h2><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
-            "</body></html>\n")
+    rows = [Row(tuple(_text(record.get(key, "")) for key in columns)) for record in questions]
+    return render("dataset_score.html.j2", title=title, gold=gold, pred=pred, headline=headline,
+                  lines="\n".join(table), columns=[Column(column) for column in columns], table=Table(rows),
+                  count=len(questions))
 
 
 __all__ = ["render_html", "render_markdown"]

@@ -4,12 +4,12 @@ first, then name; nothing depends on the clock, so reruns print the same bytes."
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
-from ..pysolution.html_page import SORT_SCRIPT, STYLE, page_name
+from ...report.templates import Column, Filter, Row, Table, render
+from ..pysolution.html_page import page_name
 from ...records import FORMAT_VERSION
 from .goldcheck import GoldCheck, counts_by_convention, counts_by_source
 from .rule import DIVERGENCE_CLASSES
@@ -104,58 +104,72 @@ def document(models: Sequence[ModelScore], problems: Sequence[str], isolation: s
     return doc
 
 
-def _page(title: str, body: str) -> str:
-    return (f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{STYLE}</style></head><body>\n{body}\n<script>{SORT_SCRIPT}</script></body></html>\n")
-
-
 def _model_file(model: ModelScore) -> str:
     return page_name(f"{model.mode}-{model.name}")
 
 
+@dataclass(frozen=True, slots=True)
+class RunRow:
+    """One run on the leaderboard: its page, mode, counts and rates, divergences by class, eval_text items."""
+
+    name: str
+    page: str
+    mode: str
+    n: int
+    accuracy: float
+    execution_rate: float
+    strict_accuracy: float
+    divergences: tuple[int, ...]
+    eval_text: int
+
+
+@dataclass(frozen=True, slots=True)
+class ItemRow:
+    """One item of a run's page (plain values: the template escapes and lays them out)."""
+
+    id: str
+    source: str
+    status: str
+    shown: str
+    judged: str
+    ground_truth: str
+    acc: int
+    executed: int
+    strict: int
+    divergence: str
+    eval_text: str
+    message: str
+    code: str
+
+
 def index_page(models: Sequence[ModelScore], isolation: str) -> str:
+    """The leaderboard page (``financereasoning_index.html.j2``): one row per run, each linking to its page."""
     rows = []
     for model in ranked(models):
         counts = model.divergences()
-        cells = "".join(f"<td>{counts[name]}</td>" for name in DIVERGENCE_CLASSES)
-        rows.append(f"<tr><td class='l'><a href='{_model_file(model)}'>{html.escape(model.name)}</a></td>"
-                    f"<td class='l'>{model.mode}</td><td>{len(model.items)}</td><td>{model.avg_accuracy:.2f}</td>"
-                    f"<td>{model.avg_execution_rate:.2f}</td><td>{model.strict_accuracy:.2f}</td>{cells}"
-                    f"<td>{sum(item.eval_text for item in model.items)}</td></tr>")
-    classes = "".join(f"<th>{html.escape(name)}</th>" for name in DIVERGENCE_CLASSES)
-    body = (f"<h1>{TITLE}: leaderboard</h1><p>isolation: {html.escape(isolation)}. Accuracy and execution rate "
-            "follow the official rule and get_statistics' rounding; strict is progexec's rule; the class columns "
-            "count official-correct answers strict rejects; eval_text counts answers whose text the official "
-            "normalize evaluates (run in the sandbox here). Click a column to sort.</p>"
-            "<table><thead><tr><th class='l'>model</th><th class='l'>mode</th><th>n</th><th>accuracy</th>"
-            f"<th>execution rate</th><th>strict accuracy</th>{classes}<th>eval_text</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>")
-    return _page(f"{TITLE} leaderboard", body)
+        rows.append(Row(RunRow(model.name, _model_file(model), model.mode, len(model.items), model.avg_accuracy,
+                               model.avg_execution_rate, model.strict_accuracy,
+                               tuple(counts[name] for name in DIVERGENCE_CLASSES),
+                               sum(item.eval_text for item in model.items)), text=model.name))
+    classes = [Column(name, True) for name in DIVERGENCE_CLASSES]
+    return render("financereasoning_index.html.j2", title=TITLE, isolation=isolation, classes=classes,
+                  table=Table(rows))
 
 
 def model_page(model: ModelScore) -> str:
+    """One run's items (``financereasoning_model.html.j2``): value, value as judged, both verdicts, the code."""
     rows = []
     for item in model.items + model.unknown:
-        kind = "d" if item.divergence else ("w" if not item.acc else "")
-        shown = item.prediction.shown() if item.prediction else ""
-        judged = item.judged.shown() if item.judged else ""
-        message = html.escape(item.message or "; ".join(item.notes) or ("code" if model.mode == "pot" else "answer"))
-        rows.append(
-            f"<tr class='{kind}'><td class='l'>{html.escape(str(item.id))}</td><td class='l'>"
-            f"{html.escape(item.source)}</td><td class='l'>{html.escape(item.status)}</td>"
-            f"<td class='l'>{html.escape(shown)}</td><td class='l'>{html.escape(judged)}</td>"
-            f"<td>{html.escape(repr(item.ground_truth))}</td><td>{item.acc}</td><td>{item.execution_rate}</td>"
-            f"<td>{item.strict}</td><td class='l'>{html.escape(item.divergence or '')}</td>"
-            f"<td>{'yes' if item.eval_text else ''}</td><td class='l'><details><summary>{message}</summary>"
-            f"<pre>{html.escape(item.code)}</pre></details></td></tr>")
-    body = (f"<p><a href='index.html'>leaderboard</a></p><h1>{html.escape(model.name)} ({model.mode})</h1>"
-            f"<p>accuracy {model.avg_accuracy:.2f}, execution rate {model.avg_execution_rate:.2f}, strict accuracy "
-            f"{model.strict_accuracy:.2f} over {len(model.items)} predictions.</p>"
-            "<table><thead><tr><th class='l'>question</th><th class='l'>source</th><th class='l'>status</th>"
-            "<th class='l'>value</th><th class='l'>as judged</th><th>ground truth</th><th>acc</th><th>executed</th>"
-            "<th>strict</th><th class='l'>divergence</th><th>eval_text</th><th class='l'>code / answer</th>"
-            f"</tr></thead><tbody>{''.join(rows)}</tbody></table>")
-    return _page(f"{model.name}: {TITLE}", body)
+        verdict = "divergence" if item.divergence else ("wrong" if not item.acc else "right")
+        shown = ItemRow(str(item.id), item.source, item.status, item.prediction.shown() if item.prediction else "",
+                        item.judged.shown() if item.judged else "", repr(item.ground_truth), item.acc,
+                        item.execution_rate, item.strict, item.divergence or "", "yes" if item.eval_text else "",
+                        item.message or "; ".join(item.notes) or ("code" if model.mode == "pot" else "answer"),
+                        item.code)
+        rows.append(Row(shown, data=(("verdict", verdict),), text=f"{item.id} {item.source}"))
+    verdicts = (("right", "official right"), ("wrong", "official wrong"), ("divergence", "strict rejects"))
+    return render("financereasoning_model.html.j2", title=TITLE, model=model, n=len(model.items),
+                  table=Table(rows, (Filter("verdict", "verdict", verdicts),)))
 
 
 def pages(models: Sequence[ModelScore], isolation: str) -> list[tuple[str, str]]:

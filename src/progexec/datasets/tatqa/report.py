@@ -3,7 +3,7 @@
 A report is built from the derivation results of a dataset (:mod:`progexec.datasets.tatqa.execute`); the
 other answer types are counted, not executed. ``render_json``, ``render_markdown`` and
 ``render_html`` give report.json, report.md and report.html (the HTML with the shared sortable,
-filterable tables of :mod:`progexec.report.interactive`). Outputs are deterministic.
+filterable tables of the shared page template, :mod:`progexec.report.templates`). Outputs are deterministic.
 """
 
 from __future__ import annotations
@@ -13,11 +13,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from html import escape
 from typing import Any
 
 from ...records import FORMAT_VERSION
-from ...report import interactive as ui
+from ...report.templates import Filter, Row, Table, render
 from .execute import DerivationResult, Finding
 from .scoring import TatqaScore
 from ...core.plural import plural
@@ -141,58 +140,68 @@ def render_markdown(report: TatqaReport) -> str:
     return "\n".join(lines)
 
 
-def _row(result: DerivationResult) -> ui.Row:
+@dataclass(frozen=True, slots=True)
+class DerivationRow:
+    """What one row of the derivation table shows (plain values: the template escapes and lays them out)."""
+
+    uid: str
+    derivation: str
+    value: object
+    value_text: str
+    exact: str
+    gold: object
+    scale: object
+    rule: str
+    findings: str
+
+
+@dataclass(frozen=True, slots=True)
+class TatqaPage:
+    """What report.html shows: the lead (its `backticked` parts are code), the findings and every derivation."""
+
+    lead: str
+    findings: list[tuple[str, int, str]]
+    table: Table
+
+
+@dataclass(frozen=True, slots=True)
+class TatqaScorePage:
+    """What score.html of a TAT-QA score shows: the score, its sources, its table by answer type and source,
+    and every question."""
+
+    result: TatqaScore
+    gold: str
+    pred: str
+    cells: list[Any]
+    table: Table
+
+
+def _row(result: DerivationResult) -> Row:
     labels = " ".join(finding.label for finding in result.findings) or "none"
-    cells = [ui.text(result.uid), ui.Cell(f"<code>{escape(result.derivation.strip())}</code>"),
-             ui.Cell(escape(_value(result.value)), ui.number_key(result.value)),
-             ui.text(_exact(result.exact) or ""), ui.text(result.gold), ui.text(result.scale),
-             ui.text(result.rule or ""), ui.text(labels)]
-    return ui.Row(cells, data=(("finding", labels),), text=f"{result.uid} {result.derivation}")
+    shown = DerivationRow(result.uid, result.derivation.strip(), result.value, _value(result.value),
+                          _exact(result.exact) or "", result.gold, result.scale, result.rule or "", labels)
+    return Row(shown, data=(("finding", labels),), text=f"{result.uid} {result.derivation}")
 
 
 def render_html(report: TatqaReport) -> str:
     """report.html: one self-contained page (summary, a sortable table of every derivation, filter by finding)."""
     classes = report.classes()
-    summary = "".join(f"<tr><td><code>{finding.label}</code></td><td class=\"num\">{classes[finding.label]}</td>"
-                      f"<td>{escape(finding.text)}</td></tr>" for finding in Finding)
-    columns = [ui.Column("uid", css="id"), ui.Column("derivation", css="wide-text"), ui.Column("float64", True),
-               ui.Column("exact"), ui.Column("gold"), ui.Column("scale"), ui.Column("rule"), ui.Column("findings")]
     options = tuple((finding.label, finding.label) for finding in Finding) + (("none", "none"),)
-    listed = ui.table("derivations", columns, [_row(result) for result in report.results],
-                      filters=(ui.Filter("finding", "finding", options),), search="filter derivations")
-    lead = "".join(f"<code>{escape(piece)}</code>" if odd % 2 else escape(piece)
-                   for odd, piece in enumerate(_lead(report).replace("**", "").split("`")))
-    return ui.fill("tatqa.html", {"lead": lead, "summary": summary, "derivations": listed})
-
-
+    table = Table([_row(result) for result in report.results], (Filter("finding", "finding", options),))
+    page = TatqaPage(_lead(report).replace("**", ""),
+                     [(finding.label, classes[finding.label], finding.text) for finding in Finding], table)
+    return render("tatqa.html.j2", page=page)
 
 
 def render_score_html(result: TatqaScore, gold: str, pred: str) -> str:
     """score.html of a TAT-QA score: the figures, the answer type x answer source table, every question
     (sortable, filterable by reason and answer type)."""
-    lead = (f"Gold {escape(gold)}, predictions {escape(pred)}: {plural(result.count, 'question')}. Exact match "
-            f"{result.em * 100:.2f}, F1 {result.f1 * 100:.2f}, scale score {result.scale * 100:.2f} "
-            f"(as tatqa_eval.py prints them; exact floats {result.em!r}, {result.f1!r}, {result.scale!r}).")
-    if result.aborted:
-        lead += f" The official script would stop: {escape(result.aborted)}"
-    summary = "".join(f"<tr><td>{escape(kind)}</td><td>{escape(source)}</td><td class=\"num\">{cell.count}</td>"
-                      f"<td class=\"num\">{cell.em:.6f}</td><td class=\"num\">{cell.f1:.6f}</td></tr>"
-                      for (kind, source), cell in sorted(result.cells.items()))
-    columns = [ui.Column("uid", css="id"), ui.Column("type"), ui.Column("source"), ui.Column("EM", True),
-               ui.Column("F1", True), ui.Column("scale counted"), ui.Column("prediction", css="wide-text"),
-               ui.Column("gold (normalised)", css="wide-text"), ui.Column("reason")]
-    rows = [ui.Row([ui.text(q.uid), ui.text(q.answer_type), ui.text(q.answer_from),
-                    ui.Cell(f"{q.em:g}", ui.number_key(q.em)), ui.Cell(f"{q.f1:g}", ui.number_key(q.f1)),
-                    ui.text("yes" if q.scale_counted else "no"), ui.text(f"{q.pred_string} [{q.pred_scale}]" if q.pred_scale else q.pred_string),
-                    ui.text(q.gold_string), ui.text(q.reason.label)],
-                   data=(("reason", q.reason.label), ("type", str(q.answer_type))), text=q.uid)
+    rows = [Row(q, data=(("reason", q.reason.label), ("type", str(q.answer_type))), text=q.uid)
             for q in result.questions]
     reasons = tuple((label, label) for label in result.reasons())
     kinds = tuple((kind, kind) for kind in sorted({str(q.answer_type) for q in result.questions}))
-    listed = ui.table("questions", columns, rows, filters=(ui.Filter("reason", "reason", reasons),
-                                                           ui.Filter("type", "answer type", kinds)),
-                      search="filter questions")
-    return ui.fill("tatqa_score.html", {"lead": lead, "summary": summary, "questions": listed})
+    table = Table(rows, (Filter("reason", "reason", reasons), Filter("type", "answer type", kinds)))
+    return render("tatqa_score.html.j2", page=TatqaScorePage(result, gold, pred, sorted(result.cells.items()), table))
 
 
 __all__ = ["TatqaReport", "build_tatqa_report", "entry", "render_json", "render_markdown", "render_html",

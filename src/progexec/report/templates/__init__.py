@@ -1,4 +1,5 @@
-"""HTML pages from the Jinja2 templates shipped in this directory: one environment, autoescaping on.
+"""HTML pages from the Jinja2 templates shipped in this directory (and check-reward's, beside its checker):
+one environment for every page progexec writes, autoescaping on; no HTML is built in Python strings.
 
 ``render("page.html.j2", ...)`` is how every progexec page is made: a page template extends
 ``page.html.j2`` (the self-contained shell: inline ``interactive.css`` and ``interactive.js``)
@@ -14,16 +15,22 @@ import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
+
+from ...core.plural import plural
 
 __all__ = ["Column", "Filter", "Row", "Table", "anchors", "asset", "environment", "number_key", "render", "shown"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 _LOCK = threading.Lock()
 _ENVIRONMENT: list[jinja2.Environment] = []
+_CHECKER_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "checker" / "reward" / "templates"
+"""check-reward's page template (``check_reward.html.j2``), kept beside its checker and loaded by the same
+environment."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +116,13 @@ def environment() -> jinja2.Environment:
     """The one template environment (built on first use): autoescape on, undefined names an error."""
     with _LOCK:
         if not _ENVIRONMENT:
-            env = jinja2.Environment(loader=jinja2.PackageLoader("progexec.report", "templates"), autoescape=True,
+            loader = jinja2.ChoiceLoader([jinja2.PackageLoader("progexec.report", "templates"),
+                                          jinja2.FileSystemLoader(str(_CHECKER_TEMPLATES))])
+            env = jinja2.Environment(loader=loader, autoescape=True,
                                      undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                                      keep_trailing_newline=True, auto_reload=False)
             env.globals.update(asset=asset, Column=Column)
-            env.filters.update(shown=shown, number_key=number_key)
+            env.filters.update(shown=shown, number_key=number_key, plural=plural)
             _ENVIRONMENT.append(env)
         return _ENVIRONMENT[0]
 
