@@ -159,14 +159,14 @@ def test_the_cache_is_bounded_by_estimated_bytes() -> None:
     programs = [", ".join([f"add({seed}, 1)"] + [f"add(#{index}, 1)" for index in range(190)]) for seed in range(40)]
     with using(DEFAULT_LIMITS.with_(max_compiled_bytes=bound)):
         for seed, text in enumerate(programs):
-            assert run.execute_text(text).official.value == seed + 191.0
+            assert run.execute_text(text, None, get_dataset("finqa")).official.value == seed + 191.0
             assert CACHE.total_bytes <= bound
     kept = len(CACHE.entries)
     assert 0 < kept <= bound // (191 * STEP_BYTES)
     assert CACHE.total_bytes == sum(entry_bytes(key, value) for (_, key), value in CACHE.entries.items())
     CACHE.clear()
     with using(DEFAULT_LIMITS.with_(max_compiled_bytes=0)):
-        assert run.execute_text(programs[0]).official.value == 191.0
+        assert run.execute_text(programs[0], None, get_dataset("finqa")).official.value == 191.0
         assert not CACHE.entries
     CACHE.clear()
 

@@ -31,7 +31,12 @@ class OpSpec:
     ``row_op`` ops read their first argument as a table row name and ignore the rest; ``unsupported``
     names why the op, although known, has no semantics here. ``code`` is the op's number in the progexec
     contract (``run_flat``), ``symbol`` the operator the official ``equal_program`` writes for it (None:
-    no symbolic form, as for the table ops).
+    no symbolic form, as for the table ops). ``boolean`` ops answer yes/no. ``algebra`` says how sympy's
+    canonical form treats the op (``sum``, ``product``, ``exponentiation``, ``relation``: what the equivalence
+    shortcuts read), and ``inverts`` that its second operand enters the sum negated or the product inverted.
+
+    A new op is one entry here plus the method ``method`` names on each arithmetic: every interpreter,
+    model and scorer dispatches through this table, never on the op's name.
     """
 
     name: str
@@ -44,6 +49,9 @@ class OpSpec:
     symbol: str | None = None
     method: str | None = None
     official: Callable[[Any, Any], Any] | None = None
+    boolean: bool = False
+    algebra: str | None = None
+    inverts: bool = False
 
 
 OpTable = Mapping[str, OpSpec]
@@ -51,17 +59,17 @@ OpTable = Mapping[str, OpSpec]
 
 FINQA_OPS: dict[str, OpSpec] = {spec.name: spec for spec in (
     OpSpec("add", 2, lambda arith, x: arith.add(x[0], x[1]), code=0, symbol="+", method="add",
-           official=operator.add),
+           official=operator.add, algebra="sum"),
     OpSpec("subtract", 2, lambda arith, x: arith.subtract(x[0], x[1]), code=1, symbol="-", method="subtract",
-           official=operator.sub),
+           official=operator.sub, algebra="sum", inverts=True),
     OpSpec("multiply", 2, lambda arith, x: arith.multiply(x[0], x[1]), code=2, symbol="*", method="multiply",
-           official=operator.mul),
+           official=operator.mul, algebra="product"),
     OpSpec("divide", 2, lambda arith, x: arith.divide(x[0], x[1]), code=3, symbol="/", method="divide",
-           official=operator.truediv),
+           official=operator.truediv, algebra="product", inverts=True),
     OpSpec("exp", 2, lambda arith, x: arith.power(x[0], x[1]), code=4, symbol="**", method="power",
-           official=operator.pow),
+           official=operator.pow, algebra="exponentiation"),
     OpSpec("greater", 2, lambda arith, x: arith.greater(x[0], x[1]), code=5, symbol=">", method="greater",
-           official=lambda a, b: "yes" if a > b else "no"),
+           official=lambda a, b: "yes" if a > b else "no", boolean=True, algebra="relation"),
     OpSpec("table_max", 2, lambda arith, x: arith.row_max(x[0]), row_op=True, code=6, method="row_max"),
     OpSpec("table_min", 2, lambda arith, x: arith.row_min(x[0]), row_op=True, code=7, method="row_min"),
     OpSpec("table_sum", 2, lambda arith, x: arith.row_sum(x[0]), row_op=True, code=8, method="row_sum"),
@@ -75,6 +83,8 @@ attribute lookup less per step than the generic ``_binary``.)"""
 FINQA_TABLE_OPS: frozenset[str] = frozenset(name for name, spec in FINQA_OPS.items() if spec.row_op)
 FINQA_ARITHMETIC_OPS: frozenset[str] = frozenset(name for name, spec in FINQA_OPS.items() if not spec.row_op)
 FINQA_SYMBOLS: dict[str, str] = {name: spec.symbol for name, spec in FINQA_OPS.items() if spec.symbol}
+FINQA_BY_CODE: dict[int, OpSpec] = {spec.code: spec for spec in FINQA_OPS.values()}
+"""Contract code (``run_flat``) -> the op."""
 
 
 def subset(ops: OpTable, names: Sequence[str]) -> dict[str, OpSpec]:

@@ -49,39 +49,45 @@ program over it runs on the general path, under the item's clock."""
 _NAN = float("nan")
 
 
-def _power(a: float, b: float) -> float:
-    """``a ** b`` as Float64.power computes it; a complex result (negative base, fractional power) is NaN,
-    so the run's finiteness test sends it to the general path (which refuses it as non_real_result)."""
-    result = a ** b
-    return result if type(result) is float else _NAN
+class _Fast:
+    """The fast path's arithmetic on floats: one method per op method of the op table (``OpSpec.method``),
+    each taking two operands (a row op gets the row's values and a dummy). An op of the table whose method is
+    missing here is never compiled."""
 
+    add = staticmethod(operator.add)
+    subtract = staticmethod(operator.sub)
+    multiply = staticmethod(operator.mul)
+    divide = staticmethod(operator.truediv)
+    greater = staticmethod(operator.gt)
 
-def _row_max(row: list[float], _: Any) -> float:
-    return max(row)
+    @staticmethod
+    def power(a: float, b: float) -> float:
+        """``a ** b`` as Float64.power computes it; a complex result (negative base, fractional power) is NaN,
+        so the run's finiteness test sends it to the general path (which refuses it as non_real_result)."""
+        result = a ** b
+        return result if type(result) is float else _NAN
 
+    @staticmethod
+    def row_max(row: list[float], _: Any) -> float:
+        return max(row)
 
-def _row_min(row: list[float], _: Any) -> float:
-    return min(row)
+    @staticmethod
+    def row_min(row: list[float], _: Any) -> float:
+        return min(row)
 
+    @staticmethod
+    def row_sum(row: list[float], _: Any) -> float:
+        return sum_left_to_right(row)
 
-def _row_sum(row: list[float], _: Any) -> float:
-    return sum_left_to_right(row)
+    @staticmethod
+    def row_average(row: list[float], _: Any) -> float:
+        return sum_left_to_right(row) / len(row)
 
-
-def _row_average(row: list[float], _: Any) -> float:
-    return sum_left_to_right(row) / len(row)
-
-
-_FAST: dict[int, Callable[[Any, Any], Any]] = {
-    0: operator.add, 1: operator.sub, 2: operator.mul, 3: operator.truediv, 4: _power, 5: operator.gt,
-    6: _row_max, 7: _row_min, 8: _row_sum, 9: _row_average,
-}
-"""Op code (``OpSpec.code`` of the op table) -> the function computing it on floats (a row op gets the
-row's values and a dummy). An op of the table without an entry here is never compiled."""
 
 _SPECS: dict[str, tuple[Callable[[Any, Any], Any], bool, bool]] = {
-    name: (_FAST[spec.code], spec.row_op, spec.name == "greater")
-    for name, spec in FINQA_OPS.items() if spec.code in _FAST and spec.unsupported is None and spec.arity == 2}
+    name: (getattr(_Fast, spec.method), spec.row_op, spec.boolean)
+    for name, spec in FINQA_OPS.items()
+    if spec.method is not None and hasattr(_Fast, spec.method) and spec.unsupported is None and spec.arity == 2}
 """Op name -> (function, row op?, yes/no result?) for every op of the table the fast path runs."""
 
 

@@ -15,7 +15,7 @@ from enum import IntEnum
 
 from ..core.nodes import Num, Program, Ref, Row
 from ..core.arithmetic import Float64, Refusal
-from ..core.ops import FINQA_OPS
+from ..core.ops import FINQA_OPS, FINQA_BY_CODE
 from ..core.status import Status
 from ..core.table import Table, clean_cell, first_empty_row, row_index
 
@@ -153,27 +153,15 @@ def run_flat(ops: Sequence[int], arg1_kind: Sequence[int], arg1_num: Sequence[fl
 
 
 def _table(op: Op, row: list[float]) -> float:
-    if op is Op.TABLE_MAX:
-        return _FLOAT64.row_max(row)
-    if op is Op.TABLE_MIN:
-        return _FLOAT64.row_min(row)
-    if op is Op.TABLE_SUM:
-        return _FLOAT64.row_sum(row)
-    return _FLOAT64.row_average(row)
+    """A row op through the op table (its entry names the Float64 method)."""
+    result: float = FINQA_BY_CODE[op].apply(_FLOAT64, [row])
+    return result
 
 
 def _arithmetic(op: Op, a: float, b: float) -> float | bool:
-    if op is Op.ADD:
-        return _FLOAT64.add(a, b)
-    if op is Op.SUBTRACT:
-        return _FLOAT64.subtract(a, b)
-    if op is Op.MULTIPLY:
-        return _FLOAT64.multiply(a, b)
-    if op is Op.DIVIDE:
-        return _FLOAT64.divide(a, b)
-    if op is Op.EXP:
-        return _FLOAT64.power(a, b)
-    return _FLOAT64.greater(a, b)
+    """A two-operand op through the op table (its entry names the Float64 method)."""
+    result: float | bool = FINQA_BY_CODE[op].apply(_FLOAT64, [a, b])
+    return result
 
 
 def compile_program(program: Program, table: Table | None = None, arithmetic: Float64 = _FLOAT64) -> FlatProgram:

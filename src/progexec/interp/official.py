@@ -73,6 +73,19 @@ def _broke(state: _State) -> OfficialVerdict:
     return OfficialVerdict(False, None, _real(state.result))
 
 
+class _OfficialRows:
+    """The official evaluator's row ops (``max``, ``min``, a left-to-right sum, its mean): the row methods the
+    op table's row ops name."""
+
+    row_max = staticmethod(max)
+    row_min = staticmethod(min)
+    row_sum = staticmethod(sum_left_to_right)
+
+    @staticmethod
+    def row_average(row: list[Any]) -> Any:
+        return sum_left_to_right(row) / len(row)
+
+
 def _verdict(tokens: list[str], table: Table | None, dialect: Dialect, state: _State) -> OfficialVerdict:
     literals = dialect.literals
     ops = dialect.ops
@@ -118,14 +131,8 @@ def _verdict(tokens: list[str], table: Table | None, dialect: Dialect, state: _S
                 have_row = True
             if row is None:
                 return _broke(state)
-            if op == "table_max":
-                state.result = max(row)
-            elif op == "table_min":
-                state.result = min(row)
-            elif op == "table_sum":
-                state.result = sum_left_to_right(row)
-            elif op == "table_average":
-                state.result = sum_left_to_right(row) / len(row)
+            if spec is not None and spec.row_op:
+                state.result = spec.apply(_OfficialRows, [row])
             results[index] = state.result
     result = state.result
     if isinstance(result, str) and result in ("yes", "no", "n/a"):

@@ -328,7 +328,7 @@ def _equal_program(gold: Sequence[str], pred: Sequence[str], dialect: str = "fin
             return ProgramMatch(False, Why.DIFFERENT, Decider.NUMERIC)
     elif top_level_only(gold_tree) and top_level_only(pred_tree) and (
             isinstance(gold_tree, str) or isinstance(pred_tree, str) or
-            (gold_tree[0] == "greater") != (pred_tree[0] == "greater")):
+            (gold_tree[0] in GREATER) != (pred_tree[0] in GREATER)):
         # a relation (or true/false) never equals an arithmetic expression after simplify
         return ProgramMatch(False, Why.DIFFERENT, Decider.RULE, "a comparison against an arithmetic expression")
     return _by_sympy(gold_text, pred_text)

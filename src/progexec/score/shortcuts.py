@@ -31,6 +31,7 @@ from typing import Any, Union
 from mpmath import iv
 
 from ..core.errors import ProgexecError
+from ..core.ops import FINQA_OPS
 from ..oracle.interval import precision
 
 Expr = Union[str, tuple[str, "Expr", "Expr"]]
@@ -44,8 +45,19 @@ def has_op(expr: Expr, ops: frozenset[str]) -> bool:
     return expr[0] in ops or has_op(expr[1], ops) or has_op(expr[2], ops)
 
 
-GREATER = frozenset({"greater"})
-EXP = frozenset({"exp"})
+def _ops_with(algebra: str) -> frozenset[str]:
+    return frozenset(name for name, spec in FINQA_OPS.items() if spec.algebra == algebra)
+
+
+GREATER = _ops_with("relation")
+"""The ops sympy builds as a relation (``greater``): read from the op table."""
+EXP = _ops_with("exponentiation")
+"""The ops sympy builds as a power (``exp``): read from the op table."""
+
+
+def _algebra(expr: Expr) -> str | None:
+    """How sympy's canonical form treats the expression's top op (the op table's ``algebra``); None for a symbol."""
+    return None if isinstance(expr, str) else FINQA_OPS[expr[0]].algebra
 
 
 def _bail() -> ProgexecError:
@@ -73,21 +85,21 @@ def canonical_key(expr: Expr) -> Any:
 def _key(expr: Expr) -> Any:
     if isinstance(expr, str):
         return expr
-    op = expr[0]
-    if op in ("add", "subtract"):
+    algebra = _algebra(expr)
+    if algebra == "sum":
         collected = _collect(_terms(expr, 1))
         if len(collected) < 2:  # the sum collapsed to one term or to 0: its shape changes
             raise _bail()
         return ("+", tuple(sorted(collected, key=repr)))
-    if op in ("multiply", "divide"):
+    if algebra == "product":
         factors = _factors(expr, False)
         bases = [base for base, _ in factors]
         if len(set(map(repr, bases))) != len(bases):
             raise _bail()
         return ("*", tuple(sorted(factors, key=repr)))
-    if op == "exp":
+    if algebra == "exponentiation":
         return ("**", _key(expr[1]), _key(expr[2]))
-    if op == "greater":
+    if algebra == "relation":
         if has_op(expr[1], GREATER) or has_op(expr[2], GREATER):
             raise _bail()
         left, right = _key(expr[1]), _key(expr[2])
@@ -107,23 +119,25 @@ def _collect(terms: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
 
 
 def _terms(expr: Expr, sign: int) -> list[tuple[int, Any]]:
-    if not isinstance(expr, str) and expr[0] in ("add", "subtract"):
-        second = sign if expr[0] == "add" else -sign
+    algebra = _algebra(expr)
+    if algebra == "sum":
+        second = -sign if FINQA_OPS[expr[0]].inverts else sign
         return _terms(expr[1], sign) + _terms(expr[2], second)
-    if not isinstance(expr, str) and expr[0] == "greater":
+    if algebra == "relation":
         raise _bail()
     return [(sign, _key(expr))]
 
 
 def _factors(expr: Expr, inverted: bool) -> list[tuple[Any, Any]]:
-    if not isinstance(expr, str) and expr[0] in ("multiply", "divide"):
-        second = inverted if expr[0] == "multiply" else not inverted
+    algebra = _algebra(expr)
+    if algebra == "product":
+        second = not inverted if FINQA_OPS[expr[0]].inverts else inverted
         return _factors(expr[1], inverted) + _factors(expr[2], second)
-    if not isinstance(expr, str) and expr[0] == "exp":
+    if algebra == "exponentiation":
         if inverted:
             raise _bail()
         return [(_key(expr[1]), ("**", _key(expr[2])))]
-    if not isinstance(expr, str) and expr[0] == "greater":
+    if algebra == "relation":
         raise _bail()
     return [(_key(expr), -1 if inverted else 1)]
 
@@ -132,7 +146,7 @@ def top_level_only(expr: Expr) -> bool:
     """True when ``greater`` appears at most as the outermost operation (so sympy can build the expression)."""
     if isinstance(expr, str):
         return True
-    if expr[0] == "greater":
+    if expr[0] in GREATER:
         return not has_op(expr[1], GREATER) and not has_op(expr[2], GREATER)
     return not has_op(expr, GREATER)
 _POINTS = 3
@@ -162,16 +176,9 @@ def _evaluate(expr: Expr, point: tuple[Any, ...]) -> Any:
     if isinstance(expr, str):
         return point[int(expr[1:])]
     op, left, right = expr
-    a, b = _evaluate(left, point), _evaluate(right, point)
-    if op == "add":
-        return a + b
-    if op == "subtract":
-        return a - b
-    if op == "multiply":
-        return a * b
-    if op == "divide":
-        return a / b
-    return a ** b
+    official = FINQA_OPS[op].official
+    assert official is not None
+    return official(_evaluate(left, point), _evaluate(right, point))  # the op as the official script writes it
 
 
 def differ_by_intervals(gold: Expr, pred: Expr, count: int) -> bool:
@@ -210,14 +217,14 @@ def degenerate(expr: Expr) -> bool:
     """True when some division's denominator is a sum that cancels to zero."""
     if isinstance(expr, str):
         return False
-    if expr[0] == "divide" and _cancels_to_zero(expr[2]):
+    if _algebra(expr) == "product" and FINQA_OPS[expr[0]].inverts and _cancels_to_zero(expr[2]):
         return True
     return degenerate(expr[1]) or degenerate(expr[2])
 
 
 def is_plain_relation(expr: Expr) -> bool:
     """A top-level ``greater`` of two rational expressions (no nested ``greater``, no ``exp``)."""
-    return (not isinstance(expr, str) and expr[0] == "greater" and top_level_only(expr)
+    return (not isinstance(expr, str) and expr[0] in GREATER and top_level_only(expr)
             and not has_op(expr, EXP))
 
 

@@ -21,6 +21,7 @@ from ...core.arithmetic import Float64, Refusal
 from ...interp.flat import ArgKind, FlatProgram, Op
 from ...core.verdict import OfficialVerdict
 from ...core.status import Status
+from ...core.ops import FINQA_BY_CODE
 from ...oracle.rounding import round_half_up, round_naive
 from .classes import EvalDivergence, Failure
 from .protocol import Answer, FlatVerdict, Prepared, Protocol, Verdict, matches
@@ -189,17 +190,18 @@ _F64 = Float64()
 def flat_verdict(flat: FlatProgram, variant: Variant) -> FlatVerdict:
     """``run_flat`` on a compiled program under ``variant`` (rounding, pow, row sums, greater)."""
     results: list[float | bool] = []
+    arithmetic = _FlatVariant(variant)
     try:
         for step in range(flat.n_steps):
-            op = Op(flat.ops[step])
-            if op in (Op.TABLE_MAX, Op.TABLE_MIN, Op.TABLE_SUM, Op.TABLE_AVERAGE):
+            spec = FINQA_BY_CODE[flat.ops[step]]
+            if spec.row_op:
                 offset, length = flat.table_offset[step], flat.table_len[step]
                 row = flat.table_values[offset:offset + length]
-                value: float | bool = _flat_table(op, row, variant)
+                value: float | bool = spec.apply(arithmetic, [row])
             else:
                 a, b = (_operand(kind, number, results, variant) for kind, number in
                         ((flat.arg1_kind[step], flat.arg1_num[step]), (flat.arg2_kind[step], flat.arg2_num[step])))
-                value = _flat_op(op, a, b, variant)
+                value = spec.apply(arithmetic, [a, b])
             if variant is Variant.PER_STEP and not isinstance(value, bool):
                 value = round(value, 5)
             results.append(value)
@@ -222,29 +224,48 @@ def _operand(kind: int, number: float, results: list[float | bool], variant: Var
     return number
 
 
-def _flat_op(op: Op, a: float, b: float, variant: Variant) -> float | bool:
-    if op is Op.GREATER:
-        if variant is Variant.GREATER_NUMBER:
-            return 1.0 if a > b else 0.0
-        return a >= b if variant is Variant.GREATER_OR_EQUAL else a > b
-    if op is Op.EXP:
-        if variant is Variant.EXP_NEGATIVE_REFUSED and a < 0:
+class _FlatVariant:
+    """Float64 with one rule changed by ``variant``: one method per op method of the op table."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+
+    def add(self, a: float, b: float) -> float:
+        return _F64.add(a, b)
+
+    def subtract(self, a: float, b: float) -> float:
+        return _F64.subtract(a, b)
+
+    def multiply(self, a: float, b: float) -> float:
+        return _F64.multiply(a, b)
+
+    def divide(self, a: float, b: float) -> float:
+        return _F64.divide(a, b)
+
+    def power(self, a: float, b: float) -> float:
+        if self.variant is Variant.EXP_NEGATIVE_REFUSED and a < 0:
             raise Refusal(Status.NON_REAL_RESULT, "negative base")
         result = _F64.power(a, b)
-        if variant in (Variant.POW_ULP_UP, Variant.POW_ULP_DOWN) and result != 0.0:
-            result = math.nextafter(result, math.inf if variant is Variant.POW_ULP_UP else -math.inf)
+        if self.variant in (Variant.POW_ULP_UP, Variant.POW_ULP_DOWN) and result != 0.0:
+            result = math.nextafter(result, math.inf if self.variant is Variant.POW_ULP_UP else -math.inf)
         return result
-    return {Op.ADD: _F64.add, Op.SUBTRACT: _F64.subtract, Op.MULTIPLY: _F64.multiply,
-            Op.DIVIDE: _F64.divide}[op](a, b)
 
+    def greater(self, a: float, b: float) -> float | bool:
+        if self.variant is Variant.GREATER_NUMBER:
+            return 1.0 if a > b else 0.0
+        return a >= b if self.variant is Variant.GREATER_OR_EQUAL else a > b
 
-def _flat_table(op: Op, row: list[float], variant: Variant) -> float:
-    if op is Op.TABLE_MAX:
+    def row_max(self, row: list[float]) -> float:
         return max(row)
-    if op is Op.TABLE_MIN:
+
+    def row_min(self, row: list[float]) -> float:
         return min(row)
-    total = math.fsum(row) if variant is Variant.FSUM_ROWS else _F64.row_sum(row)
-    return total if op is Op.TABLE_SUM else total / len(row)
+
+    def row_sum(self, row: list[float]) -> float:
+        return math.fsum(row) if self.variant is Variant.FSUM_ROWS else _F64.row_sum(row)
+
+    def row_average(self, row: list[float]) -> float:
+        return self.row_sum(row) / len(row)
 
 
 def _finish(value: float, variant: Variant) -> float:

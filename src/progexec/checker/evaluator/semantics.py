@@ -27,10 +27,11 @@ from ...core.registry import get_dataset as get_dialect
 from ...core.errors import ProgexecError
 from ...grammar.tokens import ALL_OPS, official_tokenize
 from ...core.verdict import INVALID, OfficialVerdict
+from ...core.ops import FINQA_OPS
 from ...oracle.rounding import round_half_up, round_naive
 
 _OPS = frozenset(ALL_OPS)
-_ARITH = ("add", "subtract", "multiply", "divide", "exp", "greater")
+_ARITH = frozenset(name for name, spec in FINQA_OPS.items() if not spec.row_op)
 
 
 class Variant(str, Enum):
@@ -241,43 +242,56 @@ def _finite(value: Any, variant: Variant) -> Any:
     return value
 
 
-def _step(op: str, a: Any, b: Any, variant: Variant) -> Any:
-    if op == "add":
+class _Model:
+    """The official evaluator's arithmetic (Python's operators on its floats or Decimals) with one rule changed
+    by ``variant``: one method per op method of the op table."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+
+    def add(self, a: Any, b: Any) -> Any:
         return a + b
-    if op == "subtract":
+
+    def subtract(self, a: Any, b: Any) -> Any:
         return a - b
-    if op == "multiply":
+
+    def multiply(self, a: Any, b: Any) -> Any:
         return a * b
-    if op == "divide":
-        return _divide(a, b, variant)
-    if op == "exp":
-        return _pow(a, b, variant)
-    if variant is Variant.GREATER_NUMBER:
-        return 1.0 if a > b else 0.0
-    if variant is Variant.GREATER_OR_EQUAL:
-        return "yes" if a >= b else "no"
-    return "yes" if a > b else "no"
 
+    def divide(self, a: Any, b: Any) -> Any:
+        return _divide(a, b, self.variant)
 
-def _row_sum(row: list[Any], variant: Variant) -> Any:
-    if variant is Variant.FLOAT32:
-        total = 0.0
-        for value in row:
-            total = f32(total + value)
-        return total
-    return math.fsum(row) if variant is Variant.FSUM_ROWS else sum(row)
+    def power(self, a: Any, b: Any) -> Any:
+        return _pow(a, b, self.variant)
 
+    def greater(self, a: Any, b: Any) -> Any:
+        if self.variant is Variant.GREATER_NUMBER:
+            return 1.0 if a > b else 0.0
+        if self.variant is Variant.GREATER_OR_EQUAL:
+            return "yes" if a >= b else "no"
+        return "yes" if a > b else "no"
 
-def _table(op: str, row: list[Any], variant: Variant) -> Any:
-    if op == "table_max":
+    def row_max(self, row: list[Any]) -> Any:
         return max(row)
-    if op == "table_min":
+
+    def row_min(self, row: list[Any]) -> Any:
         return min(row)
-    if op == "table_sum":
-        return _row_sum(row, variant)
-    if variant is Variant.EXACT_MEAN:
-        return statistics.mean(row)
-    return _row_sum(row, variant) / len(row)
+
+    def row_sum(self, row: list[Any]) -> Any:
+        if self.variant is Variant.FLOAT32:  # a float32 port adds in float32, rounding after every addition
+            total = 0.0
+            for value in row:
+                total = f32(total + value)
+            return total
+        return math.fsum(row) if self.variant is Variant.FSUM_ROWS else sum(row)
+
+    def row_average(self, row: list[Any]) -> Any:
+        if self.variant is Variant.EXACT_MEAN:
+            return statistics.mean(row)
+        return self.row_sum(row) / len(row)
+
+
+_MODELS = {variant: _Model(variant) for variant in Variant}
 
 
 def evaluate_text(text: str, table: Optional[Sequence[Sequence[str]]], dialect: str,
@@ -336,7 +350,7 @@ def _evaluate(tokens: list[str], table: Optional[Sequence[Sequence[str]]], diale
                 if value is None:
                     return INVALID
                 operands.append(_finite(_held(value, variant), variant))
-            result = _finite(_held(_step(op, operands[0], operands[1], variant), variant), variant)
+            result = _finite(_held(FINQA_OPS[op].apply(_MODELS[variant], operands), variant), variant)
             if variant is Variant.PER_STEP and isinstance(result, float):
                 result = round(result, 5)
             results[index] = result
@@ -353,7 +367,7 @@ def _evaluate(tokens: list[str], table: Optional[Sequence[Sequence[str]]], diale
                 have_row = True
             if row is None:
                 return INVALID
-            result = _finite(_held(_table(op, row, variant), variant), variant)
+            result = _finite(_held(FINQA_OPS[op].apply(_MODELS[variant], [row]), variant), variant)
             if variant is Variant.PER_STEP and isinstance(result, float):
                 result = round(result, 5)
             results[index] = result
