@@ -44,7 +44,8 @@ from ..core.plural import plural
 MULTIHIERTT_LITERALS = LiteralRule("multihiertt", removed="$,-%", percent=False, const_marker="const_")
 """``str_to_num``: ``$ , - %`` removed, ``float``, then ``const_`` (``const_m1`` is -1)."""
 
-MULTIHIERTT_OPS = subset(FINQA_OPS, ("add", "subtract", "multiply", "divide", "exp"))
+MULTIHIERTT_OPS = {name: spec for name, spec in FINQA_OPS.items()
+                   if spec.algebra in ("sum", "product", "exponentiation")}
 """``all_ops`` of ``program_generation_utils.py``: the five arithmetic ops (no ``greater``, no table ops)."""
 
 

@@ -23,7 +23,7 @@ from ...core.item import Item
 TATQA_LITERALS = LiteralRule("tatqa")
 """A lowered derivation's literals (``1,496.5``, ``-110``, ``15%``): commas removed, ``%`` divides by 100."""
 
-TATQA_OPS = subset(FINQA_OPS, ("add", "subtract", "multiply", "divide"))
+TATQA_OPS = {name: spec for name, spec in FINQA_OPS.items() if spec.algebra in ("sum", "product")}
 """The four operators of a derivation."""
 
 

@@ -24,6 +24,7 @@ from ...core.nodes import Num, Program, Ref, Step
 from ...core.errors import ProgramSyntaxError
 from ...core.limits import current
 from ...core.plural import plural
+from ...core.ops import FINQA_OPS
 
 SCALE_WORDS = {"thousand": "1000", "million": "1000000", "billion": "1000000000"}
 READINGS = ("accounting", "grouping")
@@ -64,7 +65,10 @@ class Paren:
 Node = Union[Literal, Negate, Binary, Paren]
 
 
-_BINARY = frozenset({"add", "subtract", "multiply", "divide"})
+_OP_OF = {spec.symbol: name for name, spec in FINQA_OPS.items() if spec.symbol}
+"""Operator -> the op of the table that computes it (``+`` -> add): a derivation's arithmetic is FinQA's."""
+_BINARY = frozenset(_OP_OF.values())
+"""The grammar's binary rules: named as the ops that compute them (tatqa.lark's ``add``, ``subtract``, ...)."""
 _PASS_THROUGH = frozenset({"plus", "dollar", "bracket"})
 
 
@@ -181,7 +185,7 @@ class _Lowering:
         number = Num(node.text())
         if node.scale is None:
             return number
-        return self.step("multiply", number, Num(SCALE_WORDS[node.scale]))
+        return self.step(_OP_OF["*"], number, Num(SCALE_WORDS[node.scale]))
 
     def folded(self, node: Node) -> Num | Ref | None:
         """A literal, or a sign folded into one (``-5``, an accounting ``(71)``); None for anything else."""
@@ -213,7 +217,7 @@ class _Lowering:
                 pending.append((node.inner, False))
             elif isinstance(node, Negate):
                 if ready:
-                    results.append(self.step("subtract", Num("0"), results.pop()))
+                    results.append(self.step(_OP_OF["-"], Num("0"), results.pop()))
                 else:
                     pending.extend(((node, True), (node.operand, False)))
             elif isinstance(node, Binary):
