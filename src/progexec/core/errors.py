@@ -14,6 +14,11 @@ Every error carries its ``kind`` (``input``, ``option``, ``setup``, ``official``
 attribute, so a caller that logs or counts errors need not test their types. A :class:`ProgexecError` of
 kind ``internal`` is a programming error (an op without semantics, an oracle that contradicts itself).
 The package keeps few exception types on purpose: one per way a caller reacts, not one per module.
+Besides these, ``ProgramSyntaxError`` (an ``InputError`` with the position), the arithmetic's
+``Refusal`` (a value that cannot be produced, with its status), the server's HTTP refusal, and two
+interrupts that are ``BaseException`` on purpose so that no ``except Exception`` on the way can swallow
+them: ``limits.ItemTimeLimitExceeded`` (the per-item clock) and the equivalence scorer's request to
+load sympy outside the clock.
 """
 
 from __future__ import annotations
