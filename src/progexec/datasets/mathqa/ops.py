@@ -236,6 +236,53 @@ _DEFINITIONS: dict[str, tuple[int, FloatOp]] = {
     "volume_sphere": (1, lambda a: 4 / 3 * math.pi * a ** 3),
 }
 
+PYTHON_TEMPLATES: dict[str, str] = {
+    "add": "{0} + {1}", "subtract": "{0} - {1}", "multiply": "{0} * {1}",
+    "divide": "{0} / {1}", "speed": "{0} / {1}", "inverse": "1 / {0}", "negate": "-{0}",
+    "power": "{0}**min({1}, 5)", "factorial": "math.factorial(min(15, int({0})))",
+    "log": "math.log(max(1e-5, {0}), 2)", "sqrt": "math.sqrt(max(0, {0}))", "floor": "math.floor({0})",
+    "reminder": "{0} % {1}", "max": "max({0}, {1})",
+    "gcd": "math.gcd(int({0}), int({1}))", "lcm": "math.lcm(int({0}), int({1}))",
+    "choose": "math.comb(int({0}), int({1}))",
+    "permutation": "math.factorial(int(max({0}, {1}))) / math.factorial(int(max({0}, {1}) - min({0}, {1})))",
+    "sine": "math.sin({0})", "cosine": "math.cos({0})",
+    "circle_arc": "{0} / 360 * math.pi * 2 * {1}", "circle_area": "math.pi * {0}**2",
+    "circle_sector_area": "{1} / 360 * math.pi * ({0}**2)", "circumface": "2 * math.pi * {0}",
+    "semi_circle_perimiter": "math.pi * {0} + 2 * {0}", "cube_edge_by_volume": "{0}**(1 / 3)",
+    "diagonal": "math.sqrt({0}**2 + {1}**2)", "count_interval": "{0} - {1} + 1",
+    "combined_work": "1 / (min({0}, 1 / {0}) + min({1}, 1 / {1}))",
+    "find_work": "1 / (max(min({0}, 1 / {0}), min({1}, 1 / {1})) - min(min({0}, 1 / {0}), min({1}, 1 / {1})))",
+    "from_percent": "{0} / 100", "gain_percent": "100 + {0}", "loss_percent": "100 - {0}",
+    "negate_percent": "100 - {0}", "percent": "{0} / 100 * {1}",
+    "price_after_gain": "(1 + {0} / 100) * {1}", "p_after_gain": "(1 + {0} / 100) * {1}",
+    "price_after_loss": "(1 - {0} / 100) * {1}",
+    "original_price_before_gain": "{1} * 100 / (100 + {0})",
+    "original_price_before_loss": "{1} * 100 / (100 + 1e-5 - {0})",
+    "quadrilateral_area": "{0} * ({1} + {2}) / 2", "trapezium_area": "{0} * ({1} + {2}) / 2",
+    "rectangle_area": "{0} * {1}", "rectangle_perimeter": "2 * ({0} + {1})", "rhombus_area": "{0} * {1} / 2",
+    "rhombus_perimeter": "4 * {0}", "square_perimeter": "4 * {0}", "square_area": "{0}**2",
+    "square_edge_by_perimeter": "{0} / 4.", "square_edge_by_area": "math.sqrt({0})",
+    "surface_cube": "6 * {0}**2", "surface_rectangular_prism": "2 * ({0} * {1} + {0} * {2} + {1} * {2})",
+    "surface_sphere": "4 * math.pi * {0}**2",
+    "speed_ratio_steel_to_stream": "({0} + {1}) / ({0} - {1})",
+    "speed_in_still_water": "{0} + {1} / 2", "stream_speed": "{0} - {1} / 2",
+    "triangle_area": "{0} * {1} / 2", "triangle_perimeter": "{0} + {1} + {2}",
+    "triangle_area_three_edges":
+        "(lambda s, a, b, c: math.sqrt(max(0, s * (s - a) * (s - b) * (s - c))))(({0} + {1} + {2}) / 2, {0}, {1}, {2})",
+    "union_prob": "{0} + {1} - {2}", "negate_prob": "1 - {0}",
+    "volume_cube": "{0}**3", "volume_cone": "math.pi * {0}**2 * {1} / 3", "volume_cylinder": "math.pi * {0}**2 * {1}",
+    "volume_rectangular_prism": "{0} * {1} * {2}", "volume_sphere": "4 / 3 * math.pi * {0}**3",
+}
+"""The Python expression of each of the 66 ops, ``{k}`` standing for argument k (MathQA-Python's translation,
+:mod:`progexec.mathqa.python_gen`): a new op is one entry here beside its definition."""
+
+TRAX_METHODS: dict[str, str] = {
+    "divide": "safe_divide", "speed": "safe_divide", "inverse": "inverse", "factorial": "small_factorial",
+    "floor": "floor", "gcd": "gcd", "lcm": "lcm", "choose": "choose", "permutation": "permutation",
+}
+"""The ops whose value under google/trax differs in type or formula from the float definition above: op -> the
+method of trax's arithmetic (:mod:`progexec.mathqa.trax`) that computes it; every other op is its definition."""
+
 UNSUPPORTED_OPS: dict[str, int] = {
     "min": 2, "round": 1, "tangent": 1, "radians_to_degree": 1, "degree_to_radians": 1,
     "sum_consecutive_number": 2, "surface_cone": 2, "surface_cylinder": 2, "side_by_diagonal": 1,

@@ -42,7 +42,7 @@ from ...core.status import Status
 from ...core.errors import ProgexecError
 from .binding import NUMBER_PATTERN
 from ...core.limits import DEFAULT_LIMITS, current
-from .ops import MATHQA_PYTHON_OPS, arity, definition
+from .ops import MATHQA_PYTHON_OPS, arity, definition, TRAX_METHODS
 from ...core.plural import plural
 
 MAX_TRAX_INT_BITS = DEFAULT_LIMITS.max_trax_int_bits
@@ -63,14 +63,6 @@ class _Args(list[Any]):
             raise ProgexecError(index, kind="missing_argument") from None  # not an IndexError: no op catches it
 
 
-def _safe_divide(a: list[Any]) -> Any:
-    return a[0] / a[1] if a[1] != 0 else 0
-
-
-def _inverse(a: list[Any]) -> Any:
-    return 1 / a[0] if a[0] != 0 else 0
-
-
 def _bounded_factorial(value: Any) -> int:
     """``math.factorial(int(value))``, refused before it is built when over the work bound."""
     whole = int(value)
@@ -79,24 +71,44 @@ def _bounded_factorial(value: Any) -> int:
     return math.factorial(whole)
 
 
-def _permutation(a: list[Any]) -> Any:
-    n, m = min(a[0], a[1]), max(a[0], a[1])
-    top = _bounded_factorial(m)  # in trax's order: the numerator's factorial, then the denominator's
-    return top / _bounded_factorial(m - n)
+class _Trax:
+    """trax's own value for the ops where it differs in type or formula from progexec's float table: one method
+    per entry of the MathQA op table's :data:`~progexec.mathqa.ops.TRAX_METHODS`, each on trax's argument list."""
 
+    @staticmethod
+    def safe_divide(a: list[Any]) -> Any:
+        return a[0] / a[1] if a[1] != 0 else 0
 
-_OVERRIDES: dict[str, TraxOp] = {
-    "divide": _safe_divide,
-    "speed": _safe_divide,
-    "inverse": _inverse,
-    "factorial": lambda a: math.factorial(min(15, int(a[0]))),
-    "floor": lambda a: math.floor(a[0]),
-    "gcd": lambda a: np.gcd(int(a[0]), int(a[1])),
-    "lcm": lambda a: np.lcm(int(a[0]), int(a[1])),
-    "choose": lambda a: scipy.special.comb(a[0], a[1]),
-    "permutation": _permutation,
-}
-"""The ops whose trax value differs in type or formula from progexec's float table."""
+    @staticmethod
+    def inverse(a: list[Any]) -> Any:
+        return 1 / a[0] if a[0] != 0 else 0
+
+    @staticmethod
+    def small_factorial(a: list[Any]) -> Any:
+        return math.factorial(min(15, int(a[0])))
+
+    @staticmethod
+    def floor(a: list[Any]) -> Any:
+        return math.floor(a[0])
+
+    @staticmethod
+    def gcd(a: list[Any]) -> Any:
+        return np.gcd(int(a[0]), int(a[1]))
+
+    @staticmethod
+    def lcm(a: list[Any]) -> Any:
+        return np.lcm(int(a[0]), int(a[1]))
+
+    @staticmethod
+    def choose(a: list[Any]) -> Any:
+        return scipy.special.comb(a[0], a[1])
+
+    @staticmethod
+    def permutation(a: list[Any]) -> Any:
+        n, m = min(a[0], a[1]), max(a[0], a[1])
+        top = _bounded_factorial(m)  # in trax's order: the numerator's factorial, then the denominator's
+        return top / _bounded_factorial(m - n)
+
 
 def _from_table(name: str) -> TraxOp:
     """progexec's float formula for ``name`` (written in trax's evaluation order) on trax's argument list."""
@@ -104,7 +116,8 @@ def _from_table(name: str) -> TraxOp:
     return lambda a: function(*(a[index] for index in range(count)))
 
 
-TRAX_OPS: dict[str, TraxOp] = {name: _OVERRIDES.get(name) or _from_table(name) for name in MATHQA_PYTHON_OPS}
+TRAX_OPS: dict[str, TraxOp] = {name: getattr(_Trax, TRAX_METHODS[name]) if name in TRAX_METHODS else _from_table(name)
+                               for name in MATHQA_PYTHON_OPS}
 """trax's ``compute_single_result`` by op name; any other name (the 12 of ``UNSUPPORTED_OPS``
 included) gives None."""
 
