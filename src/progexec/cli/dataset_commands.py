@@ -18,9 +18,10 @@ from ..datasets.tatqa.data import Question, read_questions
 from ..datasets.tatqa.execute import DerivationResult, run_derivation
 from ..core.item import Item
 from ..datasets.tatqa.run import NotExecuted
-from ..datasets.tatqa.report import TatqaReport, build_tatqa_report, render_html, render_json, render_markdown, render_score_html
+from ..datasets.tatqa.report import TatqaReport, build_tatqa_report, render_score_html, REPORTERS
 from ..datasets.tatqa.scoring import TatqaScore, score
 from ..core.plural import plural
+from ..report.reporter import write
 
 
 def score_record(result: TatqaScore, gold: str, pred: str, meta: dict[str, Any] | None) -> dict[str, Any]:
@@ -167,12 +168,14 @@ def build_report(sources: list[str], limits: Limits | None = None) -> TatqaRepor
 
 
 def write_report(report: TatqaReport, out: Path) -> None:
-    """report.json, report.md and report.html into ``out``, each named on stderr by the command."""
-    from .common import write_text
+    """report.json, report.md and report.html into ``out`` (each a Reporter of the one protocol), each named on
+    stderr by the command."""
+    from .common import note_written
 
-    for name, text in (("report.json", render_json(report)), ("report.md", render_markdown(report)),
-                       ("report.html", render_html(report))):
-        write_text(out / name, text)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, report_type in (("report.json", "json"), ("report.md", "markdown"), ("report.html", "html")):
+        write(REPORTERS[report_type], report, out / name)
+        note_written(out / name)
 
 
 __all__ = ["item_results", "run_report", "score_record", "write_score_text", "run_score", "derivation_results",

@@ -13,10 +13,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TextIO
 
 from ...records import FORMAT_VERSION
 from ...report.templates import Filter, Row, Table, render
+from ...report.reporter import Reporter
 from .execute import DerivationResult, Finding
 from .scoring import TatqaScore
 from ...core.plural import plural
@@ -204,5 +205,25 @@ def render_score_html(result: TatqaScore, gold: str, pred: str) -> str:
     return render("tatqa_score.html.j2", page=TatqaScorePage(result, gold, pred, sorted(result.cells.items()), table))
 
 
-__all__ = ["TatqaReport", "build_tatqa_report", "entry", "render_json", "render_markdown", "render_html",
+class _TatqaReporter:
+    """A :class:`~progexec.report.reporter.Reporter` of the TAT-QA derivation report in one format."""
+
+    def __init__(self, report_type: str, render: Callable[[TatqaReport], str]) -> None:
+        self._type, self._render = report_type, render
+
+    @property
+    def report_type(self) -> str:
+        return self._type
+
+    def report(self, model: TatqaReport, outfile: TextIO) -> None:
+        outfile.write(self._render(model))
+
+
+REPORTERS: dict[str, Reporter[TatqaReport]] = {
+    "json": _TatqaReporter("json", render_json), "markdown": _TatqaReporter("markdown", render_markdown),
+    "html": _TatqaReporter("html", render_html)}
+"""The TAT-QA report's reporters by format (report.json, report.md, report.html), through the one protocol."""
+
+
+__all__ = ["TatqaReport", "REPORTERS", "build_tatqa_report", "entry", "render_json", "render_markdown", "render_html",
            "render_score_html"]
