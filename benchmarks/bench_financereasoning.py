@@ -44,7 +44,7 @@ def pot_worker(checkout: Path, runs: Path) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--checkout", type=Path)
     parser.add_argument("--items", type=int, default=None, help="the first N records of each run (default all)")
     parser.add_argument("--jobs", type=int, default=None)

@@ -61,7 +61,7 @@ def child(count: int, steps: int, off: bool) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--full", action="store_true", help="10**5 programs (default 2,000)")
     parser.add_argument("--n", type=int, default=None, help="number of unique programs (overrides --full)")
     parser.add_argument("--steps", type=int, default=191, help="steps per program (default 191)")

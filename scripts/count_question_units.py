@@ -40,7 +40,7 @@ def changed(source: str) -> Counter[str]:
 
 
 def main(argv: Iterable[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("files", nargs="+", help="official FinQA or ConvFinQA files")
     args = parser.parse_args(None if argv is None else list(argv))
     total: Counter[str] = Counter()

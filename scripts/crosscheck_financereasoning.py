@@ -213,7 +213,7 @@ def generated_pairs(checkout: Path, count: int) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--checkout", type=Path, help="a local checkout of BUPT-Reasoning-Lab/FinanceReasoning")
     parser.add_argument("--level", choices=LEVELS, default="hard")
     parser.add_argument("--jobs", type=int, default=8)

@@ -40,7 +40,7 @@ def test_a_thread_per_call_fails_the_run_naming_the_threads(function: str, name:
     assert code == 1 and report["passed"] is False
     leaks = report["leaks"]
     assert isinstance(leaks, list) and len(leaks) == 1
-    assert "left 20 thread(s) running after its calls (1 after its first call" in leaks[0] and name in leaks[0]
+    assert "left 20 threads running after its calls (1 after its first call" in leaks[0] and name in leaks[0]
     assert "left running by the function (fails the run):" in text
 
 

@@ -132,7 +132,7 @@ def test_one_program_is_one_program(tmp_path: Path, capsys: pytest.CaptureFixtur
 COUNTED = re.compile(r"\{(?![^{}]*name)[^{}]*\}\s+(?:gold |answer |worker )?(?:programs|questions|items|cases|records|rows|lines"
                      r"|answers|predictions|problems|samples|models|failures|bytes|characters|digits|steps|ids|files"
                      r"|queries|prompts|labels|results|completions|rewards|times|bits|spans)\b|\}\s*\w+\(s\)")
-STANDALONE = {"mathqa/sandbox_child.py", "checker/pychild.py", "checker/reward/child.py"}
+STANDALONE = {"datasets/mathqa/sandbox_child.py", "checker/pychild.py", "checker/reward/child.py"}
 """Children run alone (in a sandbox or a bare interpreter): they import nothing from progexec."""
 
 

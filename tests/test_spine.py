@@ -50,9 +50,7 @@ def test_public_api_is_curated() -> None:
         assert name in progexec.__all__ and hasattr(progexec, name)
     result = _progexec("--version")
     assert result.returncode == 0 and result.stdout.decode().strip() == f"progexec {progexec.__version__}"
-    from progexec.core.errors import ProgramSyntaxError
-    from progexec.core.errors import OptionError
-    from progexec.core.errors import InputError
+    from progexec.core.errors import OfficialAbort, OptionError, ProgramSyntaxError, SetupError
 
     for error in (progexec.InputError, OptionError, SetupError, OfficialAbort, ProgramSyntaxError):
         assert issubclass(error, progexec.ProgexecError)
@@ -386,17 +384,14 @@ def test_a_clock_that_stops_items_fails_the_run_and_says_so(tmp_path: Path) -> N
 def test_errors_are_one_root_with_three_kinds_that_say_where() -> None:
     """Every error progexec raises on purpose derives from ProgexecError, and an unusable input is one kind,
     InputError, that carries where it was found as attributes (not only in its text)."""
-    from progexec.core.errors import InputError, OptionError, SetupError
-    from progexec.core.errors import ProgramSyntaxError
-    from progexec.integrations._gold import AdapterInputError
-    from progexec.core.errors import InputError
-    from progexec.readers import read
-    from progexec.core.errors import InputError as ReadersInputError
-    from progexec.reward.gold import GoldRecordError
-    from progexec.core.errors import InputError
-    from progexec.core.registry import UnknownDialectError
-    from progexec.isolation.bwrap import IsolationUnavailable
+    from progexec.core.errors import InputError, OptionError, ProgramSyntaxError, SetupError
     from progexec.core.limits import parse_assignment
+    from progexec.core.registry import get_dataset as get_dialect
+    from progexec.integrations._gold import AdapterInputError
+    from progexec.isolation.bwrap import IsolationUnavailable
+    from progexec.readers import InputError as ReadersInputError, read
+    from progexec.reward.gold import GoldRecord, GoldRecordError
+    from progexec.score.loading import load_gold
 
     assert ReadersInputError is InputError
     # the documented names are the kinds themselves: one class per way a caller reacts

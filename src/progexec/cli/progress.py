@@ -4,7 +4,7 @@ Known size: the bytes read of the input files (compressed bytes of a gzip file's
 a file; :mod:`progexec.inputmeter`), or a count of items or cases known up front (``score``'s
 predictions, a check's suite). Unknown size (standard input, a pipe): a count and a rate. Shown only
 when stderr is a terminal (or when forced with ``--progress``), never with ``--no-progress``; the line
-is redrawn at most every :data:`REFRESH_SECONDS`, and once more, final, when the work ends, so what it
+is redrawn at most every ``progress_refresh_seconds`` (a ``Limits`` field), and once more, final, when the work ends, so what it
 says last does not depend on the machine's speed.
 """
 
@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import inputmeter
+from ..core.limits import current
 
-REFRESH_SECONDS = 0.2
 
 
 def _bytes(count: float) -> str:
@@ -72,7 +72,7 @@ class Progress:
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.size = inputmeter.size_of(inputs) if inputs is not None and self.enabled else None
         self.started = time.monotonic()
-        self.last = self.started  # the first line after REFRESH_SECONDS: a rate over more than start-up
+        self.last = self.started  # the first line after progress_refresh_seconds: a rate over more than start-up
         self.done = 0
 
     def line(self) -> str:
@@ -85,7 +85,7 @@ class Progress:
         if not self.enabled:
             return
         now = time.monotonic()
-        if now - self.last < REFRESH_SECONDS:
+        if now - self.last < current().progress_refresh_seconds:
             return
         self.last = now
         self._draw()
@@ -101,4 +101,4 @@ class Progress:
             self.enabled = False
 
 
-__all__ = ["REFRESH_SECONDS", "Progress", "progress_line"]
+__all__ = ["Progress", "progress_line"]

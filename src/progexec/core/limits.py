@@ -231,6 +231,14 @@ class Limits:
     max_prose_words: int = _bound(6, "most other words beside the one number of an answer read as a number; more is prose, not an answer")
     max_list_words: int = _bound(2, "most other words beside several values for them to be read as a list or a disjunction")
     rounder_max_digits: int = _bound(22, "check-rounder: largest ndigits --digits may ask for")
+    progress_refresh_seconds: float = _bound(0.2, "seconds between two redraws of a command's progress line on a terminal (a final line is always drawn)")
+    reward_leak_chars: int = _bound(160, "check-reward: characters of the first leak (a process or thread left running) quoted in the verdict line")
+    reward_named_threads: int = _bound(3, "check-reward: threads left running by the reward function that a report names (the count is always exact)")
+    score_page_columns: int = _bound(8, "score on a dataset with its own scorer: fields of a question record shown as columns of score.md and score.html (every field stays in items.jsonl)")
+    official_pot_timeout_seconds: float = _bound(10.0, "FinanceReasoning: seconds (wall clock and CPU) one program-of-thought solution may take, as the official config's evaluation.timeout_duration; --timeout overrides")
+    description_payload_bytes: int = _bound(1500, "FinanceReasoning: bytes of the sandbox's description of a returned value; a longer description is cut to its kind")
+    description_text_chars: int = _bound(1000, "FinanceReasoning: characters of a returned string the sandbox describes (a longer one is normalized inside the sandbox)")
+    description_int_digits: int = _bound(400, "FinanceReasoning: digits of a returned integer, fraction or decimal the sandbox describes exactly; more is described by its kind")
 
     def __post_init__(self) -> None:
         for item in fields(self):

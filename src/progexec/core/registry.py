@@ -182,7 +182,7 @@ def file_formats() -> tuple[tuple[str, Callable[[dict[str, Any]], bool], str], .
         for name in (*_plugins(), *_ADDED):
             dataset = get_dataset(name)
             if dataset.shape is not None and all(name != known for known, _, _ in found):
-                found.append((name, dataset.shape, dataset.shape_words or f"{dataset.title} records"))
+                found.append((name, dataset.shape, dataset.shape_words or f"records of {dataset.title}"))
         with _LOCK:
             if not _FORMATS:
                 _FORMATS.extend(found)

@@ -10,17 +10,16 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.limits import current
 from ..records import json_value
 
-_COLUMNS_SHOWN = 8
-"""At most this many fields of a question record are shown as columns (the rest stay in items.jsonl)."""
 
 
 def _columns(questions: Sequence[dict[str, Any]]) -> list[str]:
     columns: list[str] = []
     for record in questions:
         for key in record:
-            if key not in columns and len(columns) < _COLUMNS_SHOWN:
+            if key not in columns and len(columns) < current().score_page_columns:
                 columns.append(key)
     return columns
 

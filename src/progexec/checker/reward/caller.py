@@ -39,9 +39,10 @@ CHILD = Path(__file__).with_name("child.py")
 
 def _child_bounds() -> list[str]:
     """The child's bounds as its last arguments: ``reward_probe_threads``, ``reward_probe_processes``,
-    ``reward_answer_chars``."""
+    ``reward_answer_chars``, ``reward_named_threads``."""
     limits = current()
-    return [str(limits.reward_probe_threads), str(limits.reward_probe_processes), str(limits.reward_answer_chars)]
+    return [str(limits.reward_probe_threads), str(limits.reward_probe_processes), str(limits.reward_answer_chars),
+            str(limits.reward_named_threads)]
 
 
 class Kind(str, Enum):
@@ -187,7 +188,7 @@ class RewardCaller:
         first = self.threads_first or 0
         if self.threads_last > first:
             shown = ", ".join(self.thread_names)
-            found.append(f"the function left {self.threads_last} thread(s) running after its calls ({first} after "
+            found.append(f"the function left {plural(self.threads_last, 'thread')} running after its calls ({first} after "
                          f"its first call; e.g. {shown}): a thread per call that never ends")
         return found
 

@@ -1,4 +1,4 @@
-"""The reward function's process: ``python child.py SIGNATURE SPEC MODE THREADS PROCESSES ANSWER_CHARS``, on the checker's leash.
+"""The reward function's process: ``python child.py SIGNATURE SPEC MODE THREADS PROCESSES ANSWER_CHARS NAMED_THREADS``, on the checker's leash.
 
 Standard library only and run as a script (nothing of progexec is imported here, so a user module
 cannot shadow it). It loads ``SPEC`` (``MODULE:FUNC``, or for the ``url`` signature the URL of an
@@ -39,8 +39,6 @@ _FUNC: Callable[..., Any] | None = None
 _SIGNATURE = "plain"
 _OWN_THREADS: set[int] | None = None
 """In ``main`` mode, the idents of the threads alive before the first call (others are the function's)."""
-NAMED_THREADS = 3
-"""Names of left threads an answer carries (the count is exact)."""
 
 
 def threads_left() -> list[threading.Thread]:
@@ -160,7 +158,7 @@ def _threads() -> dict[str, Any]:
     left = threads_left()
     if not left:
         return {}
-    return {"threads": len(left), "thread_names": [thread.name[:_bounds["answer_chars"]] for thread in left[:NAMED_THREADS]]}
+    return {"threads": len(left), "thread_names": [thread.name[:_bounds["answer_chars"]] for thread in left[:_bounds["named_threads"]]]}
 
 
 def _pooled(line: bytes) -> bytes:
@@ -223,7 +221,7 @@ def _serve(proto_in: int, proto_out: int, executor: concurrent.futures.Executor 
 def main(argv: list[str]) -> int:
     global _FUNC, _SIGNATURE
     signature, spec, mode = argv[1], argv[2], argv[3]
-    _bounds.update(threads=int(argv[4]), processes=int(argv[5]), answer_chars=int(argv[6]))
+    _bounds.update(threads=int(argv[4]), processes=int(argv[5]), answer_chars=int(argv[6]), named_threads=int(argv[7]))
     sys.path[0] = os.getcwd()  # the user's modules, never this directory's
     proto_in, proto_out = os.dup(0), os.dup(1)
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 from typing import Any, Optional
+
+from ...core.limits import current
 from xml.etree import ElementTree
 
 from ...records import FORMAT_VERSION  # the one version of every output (its change log is there)
@@ -12,8 +14,6 @@ from .classes import ORDER
 from .forms import FORMS_BY_NAME
 from ...core.plural import plural
 
-LEAK_CHARS = 160
-"""Characters of the first leak the verdict line quotes (the text report, JSON and HTML carry it whole)."""
 
 
 def rate(count: int, cases: int) -> float:
@@ -26,7 +26,8 @@ def verdict_line(report: RewardReport) -> str:
     head = "PASS" if report.passed() else "FAIL"
     tail = f"; {report.incomplete}" if report.incomplete else ""
     if report.leaks:
-        first = report.leaks[0] if len(report.leaks[0]) <= LEAK_CHARS else report.leaks[0][:LEAK_CHARS] + " ..."
+        bound = current().reward_leak_chars  # the first leak quoted; the text report, JSON and HTML carry it whole
+        first = report.leaks[0] if len(report.leaks[0]) <= bound else report.leaks[0][:bound] + " ..."
         tail += f"; left running: {first}" + (f" (+{len(report.leaks) - 1} more)" if len(report.leaks) > 1 else "")
     return (f"{head} {report.function} ({report.signature}): {plural(report.cases, 'case', grouped=True)}, "
             f"seed {report.seed}, "

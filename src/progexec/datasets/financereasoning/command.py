@@ -142,7 +142,7 @@ def run(args: argparse.Namespace, gold: list[Record], tools: Tools) -> int:
         seen[(chosen, mode)] = path
         runs.append(Run(chosen, records))
     progress = tools.progress(args)
-    timeout = args.timeout if args.timeout is not None else 10.0
+    timeout = args.timeout  # None: the official 10 s (official_pot_timeout_seconds)
     try:
         models, problems, isolation = score_runs(gold, runs, jobs=jobs, unsafe_no_isolation=args.unsafe_no_isolation,
                                                  progress=progress.update, timeout=timeout)

@@ -10,6 +10,7 @@ from typing import Any
 
 from ...report.templates import Column, Filter, Row, Table, render
 from ..pysolution.html_page import page_name
+from ...core.plural import plural
 from ...records import FORMAT_VERSION
 from .goldcheck import GoldCheck, counts_by_convention, counts_by_source
 from .rule import DIVERGENCE_CLASSES
@@ -26,7 +27,7 @@ def table(models: Sequence[ModelScore], problems: Sequence[str], isolation: str,
     """The leaderboard as aligned text, with the official figures, strict accuracy and the divergence counts."""
     rows = ranked(models)
     width = max([len("model")] + [len(model.name) for model in rows])
-    lines = [f"score-python: {TITLE}, {len(rows)} run(s); isolation: {isolation}",
+    lines = [f"score-python: {TITLE}, {plural(len(rows), 'run')}; isolation: {isolation}",
              f"{'model':<{width}}  mode  {'n':>4}  {'accuracy':>8}  {'exec_rate':>9}  {'strict':>6}  "
              f"{'official_only':>13}  {'eval_text':>9}  published"]
     for model in rows:
@@ -50,11 +51,11 @@ def table(models: Sequence[ModelScore], problems: Sequence[str], isolation: str,
         if summary["published_disagreements"]:
             notes.append("differs from the published result: " + ", ".join(map(str, summary["published_disagreements"])))
         if model.unknown:
-            notes.append(f"{len(model.unknown)} prediction(s) naming no gold question (not scored)")
+            notes.append(f"{plural(len(model.unknown), 'prediction')} naming no gold question (not scored)")
         if model.bad_records:
-            notes.append(f"{len(model.bad_records)} unreadable prediction record(s)")
+            notes.append(f"{plural(len(model.bad_records), 'unreadable prediction record')}")
         if summary["wall_clock_stops"]:
-            notes.append(f"{summary['wall_clock_stops']} solution(s) stopped by the 10 s wall clock")
+            notes.append(f"{plural(summary['wall_clock_stops'], 'solution')} stopped by the official wall clock")
         lines += [f"  note: {note}" for note in notes]
     lines += problems[:20]
     return "\n".join(lines) + "\n"

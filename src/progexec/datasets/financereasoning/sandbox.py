@@ -14,16 +14,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from ...core.limits import current
 from ..pysolution.pool import Budget, Pool, Request
 from ..pysolution.results import SolutionResult, Status, failure
 from ...core.errors import InputError
 from .values import Value, decode_payload
 
-OFFICIAL_TIMEOUT_SECONDS = 10.0
-"""``evaluation.timeout_duration`` of the official config/config.yaml."""
 
 MODES = ("pot", "text", "gold")
-CONSTANTS = 'MODE: str = "text"\nCODE: str = ""\nCONTEXT: str = ""\n'
+CONSTANTS = ('MODE: str = "text"\nCODE: str = ""\nCONTEXT: str = ""\nPAYLOAD_BYTES: int = 0\nTEXT_CHARS: int = 0\n'
+             'INT_DIGITS: int = 0\n')
 """The constant lines of :mod:`.sandbox_program` that each request replaces with its own."""
 
 
@@ -39,15 +39,20 @@ def program(mode: str, code: str, context: str = "") -> str:
     source = _program_source()
     if CONSTANTS not in source:
         raise RuntimeError("sandbox_program.py lost its constant lines")
-    constants = f"MODE: str = {mode!r}\nCODE: str = {code!r}\nCONTEXT: str = {context!r}\n"
+    bounds = current()
+    constants = (f"MODE: str = {mode!r}\nCODE: str = {code!r}\nCONTEXT: str = {context!r}\n"
+                 f"PAYLOAD_BYTES: int = {bounds.description_payload_bytes}\n"
+                 f"TEXT_CHARS: int = {bounds.description_text_chars}\nINT_DIGITS: int = {bounds.description_int_digits}\n")
     source = source.replace(CONSTANTS, constants, 1)
     heavy = "\n# a CodeTAT-QA table: runs in a worker with pandas loaded\n" if context else "\n"
     return source + heavy + "answer = main()\n"
 
 
-def budget(seconds: float = OFFICIAL_TIMEOUT_SECONDS) -> Budget:
-    """The official 10 s, as the CPU limit and the wall-clock backstop; the memory bound is progexec's default."""
+def budget(seconds: float | None = None) -> Budget:
+    """The official 10 s (``official_pot_timeout_seconds``), as the CPU limit and the wall-clock backstop; the
+    memory bound is progexec's default."""
     base = Budget.current()
+    seconds = current().official_pot_timeout_seconds if seconds is None else seconds
     return Budget(cpu_seconds=seconds, wall_seconds=seconds, memory_bytes=base.memory_bytes)
 
 

@@ -30,9 +30,9 @@ from typing import Any
 MODE: str = "text"
 CODE: str = ""
 CONTEXT: str = ""
-PAYLOAD_BYTES = 1500
-TEXT_CHARS = 1000
-INT_DIGITS = 400
+PAYLOAD_BYTES: int = 0
+TEXT_CHARS: int = 0
+INT_DIGITS: int = 0
 
 
 def within_eps(pred: float, gt: float) -> bool:

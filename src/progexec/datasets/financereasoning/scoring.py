@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.limits import current
+from ...core.plural import plural
 from ..pysolution.extract import extract_code
 from ..pysolution.pool import Pool
 from ..pysolution.results import SolutionResult, Status, failure, safe_text
@@ -245,7 +246,7 @@ def _text_key(value: Value) -> str | None:
 
 def score_runs(gold_records: Sequence[Record], runs: Sequence[Run], *, jobs: int = 2,
                unsafe_no_isolation: bool = False, progress: Callable[[int], None] | None = None,
-               timeout: float = sandbox.OFFICIAL_TIMEOUT_SECONDS) -> tuple[list[ModelScore], list[str], str]:
+               timeout: float | None = None) -> tuple[list[ModelScore], list[str], str]:
     """Every run scored against the gold records: (models, gold problems, isolation description)."""
     questions, problems = gold_questions(gold_records)
     parsed = []
@@ -299,7 +300,7 @@ def _judge(model: str, mode: str, p: _Pending, question: GoldQuestion | None, ra
         if not p.valid:
             result: SolutionResult = sandbox.no_code().result
         elif len(p.text) > bound:
-            result = failure("too_long", f"{len(p.text)} characters, over {bound} (max_sandbox_code_chars)")
+            result = failure("too_long", f"{plural(len(p.text), 'character')}, over {bound} (max_sandbox_code_chars)")
         else:
             result = failure("sandbox_error", "not run: no gold question with this id")
         return Item(model, mode, p.id, p.line, source, result.status.value, result.message, None, None, gt, 0, 0, 0,
