@@ -20,6 +20,11 @@ from typing import Optional
 from ...corpus import convfinqa_records, finqa_records
 from ...core.limits import DEFAULT_LIMITS, current
 
+from ...core.ops import FINQA_OPS
+
+_ARITHMETIC = tuple(name for name, spec in FINQA_OPS.items() if spec.algebra in ("sum", "product"))
+"""The four arithmetic ops, in the op table's order (add, subtract, multiply, divide): the generated cases draw them."""
+
 TableRows = Optional[list[list[str]]]
 
 
@@ -121,7 +126,7 @@ def _num(rng: random.Random) -> str:
 
 
 def _op(rng: random.Random) -> str:
-    return rng.choice(("add", "subtract", "multiply", "divide"))
+    return rng.choice(_ARITHMETIC)
 
 
 def _table(rng: random.Random, rows: int = 3, cells: int = 3) -> list[list[str]]:
@@ -337,8 +342,8 @@ def _long_chain(rng: random.Random) -> tuple[str, TableRows, str]:
     for index in range(1, rng.randint(10, 60)):
         left = f"#{rng.randrange(index)}"
         right = f"#{rng.randrange(index)}" if rng.random() < 0.4 else _num(rng)
-        op = rng.choice(("add", "subtract", "multiply", "divide", "add", "subtract"))
-        if op in ("multiply", "divide") and right.startswith("#"):
+        op = rng.choice(_ARITHMETIC + _ARITHMETIC[:2])  # sums twice as often
+        if FINQA_OPS[op].algebra == "product" and right.startswith("#"):
             right = _num(rng)
         steps.append(f"{op}({left}, {right})" if rng.random() < 0.5 else f"{op}({right}, {left})")
     return ", ".join(steps), None, "finqa"

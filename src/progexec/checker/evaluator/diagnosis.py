@@ -27,6 +27,11 @@ from .classes import EvalDivergence, Failure
 from .protocol import Answer, FlatVerdict, Prepared, Protocol, Verdict, matches
 from .semantics import Variant, evaluate, evaluate_text, round_product, round_ties_away
 
+from ...core.ops import FINQA_OPS
+
+_POWER_OPS = tuple(name for name, spec in FINQA_OPS.items() if spec.algebra == "exponentiation")
+"""The ops whose answer goes through the C library's pow (``exp``): read from the op table."""
+
 CLASS_OF: dict[Variant, EvalDivergence] = {
     Variant.POW_ULP_UP: EvalDivergence.LIBM_POW, Variant.POW_ULP_DOWN: EvalDivergence.LIBM_POW,
     Variant.NAIVE_ROUNDING: EvalDivergence.NAIVE_ROUNDING, Variant.NAIVE_MATH_ROUND: EvalDivergence.NAIVE_ROUNDING,
@@ -101,7 +106,7 @@ def explanations(prepared: Prepared, protocol: Protocol, expected: Verdict, got:
         verdict = model_verdict(prepared, protocol, variant)
         if verdict is not None and _reproduces(verdict, got):
             found[CLASS_OF[variant]] = variant
-    if not found and protocol is not Protocol.FLAT and "exp" in prepared.case.program:
+    if not found and protocol is not Protocol.FLAT and any(f"{name}(" in prepared.case.program for name in _POWER_OPS):
         found = _within_pow_ulps(prepared, protocol, got)  # a rule's answer through another libm's pow
     real = {kind: variant for kind, variant in found.items() if not kind.minor}
     chosen: dict[EvalDivergence, Optional[Variant]] = dict(real or found)
