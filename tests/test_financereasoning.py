@@ -17,7 +17,7 @@ import pytest
 
 from .shared_data import shared_data
 from progexec.cli import main
-from progexec.datasets.mathqa import bubblewrap
+from progexec.isolation import bwrap as bubblewrap
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = shared_data() / "financereasoning"

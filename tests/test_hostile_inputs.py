@@ -24,7 +24,7 @@ import progexec
 from progexec.cli import main
 from progexec.grammar import parse_program
 from progexec.core.status import Status
-from progexec.datasets.mathqa import bubblewrap
+from progexec.isolation import bwrap as bubblewrap
 from progexec.datasets.mathqa.binding import NUMBER_PATTERN
 from progexec.datasets.mathqa.execute import execute_problem
 from progexec.datasets.mathqa.options import MAX_OPTIONS_CHARS, OptionsRefusal, kept_by_filter, option_value, parse_options, read_options, select_option, within_one_percent

@@ -25,7 +25,8 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 import progexec  # noqa: E402
 from progexec.integrations.docs import task_docs
 from progexec.integrations.inspect import tasks  # noqa: E402
-from progexec.datasets.mathqa import bubblewrap, score_python  # noqa: E402
+from progexec.datasets.mathqa import score_python  # noqa: E402
+from progexec.isolation import bwrap as bubblewrap  # noqa: E402
 from progexec.reward.batch import score_lines  # noqa: E402
 from progexec.core.errors import InputError
 

@@ -24,7 +24,8 @@ from lm_eval.tasks import TaskManager  # noqa: E402
 import progexec  # noqa: E402
 import progexec.integrations.lm_eval as task_folder  # noqa: E402
 from progexec.integrations.docs import task_docs  # noqa: E402
-from progexec.datasets.mathqa import bubblewrap, score_python  # noqa: E402
+from progexec.datasets.mathqa import score_python  # noqa: E402
+from progexec.isolation import bwrap as bubblewrap  # noqa: E402
 from progexec.reward.batch import score_lines  # noqa: E402
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from progexec.datasets.mathqa import bubblewrap
+from progexec.isolation import bwrap as bubblewrap
 from progexec.datasets.pysolution.datasets import FINANCEMATH, detect
 from progexec.datasets.pysolution.scoring import load_records, model_name, score_runs
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from progexec.cli import main
-from progexec.datasets.mathqa import bubblewrap
+from progexec.isolation import bwrap as bubblewrap
 from progexec.datasets.mathqa.sandbox import SnippetKind, decode_result, run_snippet
 from progexec.core.limits import DEFAULT_LIMITS
 

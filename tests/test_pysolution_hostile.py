@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from progexec.datasets.mathqa import bubblewrap
+from progexec.isolation import bwrap as bubblewrap
 from progexec.datasets.pysolution.datasets import FINANCEMATH
 from progexec.datasets.pysolution.pool import Budget
 from progexec.datasets.pysolution.scoring import load_records, score_runs

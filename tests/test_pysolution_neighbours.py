@@ -12,7 +12,7 @@ import platform
 
 import pytest
 
-from progexec.datasets.mathqa import bubblewrap
+from progexec.isolation import bwrap as bubblewrap
 from progexec.datasets.pysolution.pool import Budget, Pool, Request
 
 isolated = pytest.mark.skipif(not bubblewrap.status().available, reason="no bubblewrap isolation on this machine")

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from progexec.datasets.mathqa import bubblewrap
+from progexec.isolation import bwrap as bubblewrap
 from progexec.datasets.pysolution.pool import Budget, Pool, Request
 from progexec.datasets.pysolution.results import SolutionResult, Status, decode_report
 

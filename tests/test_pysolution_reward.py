@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from progexec.datasets.mathqa import bubblewrap
+from progexec.isolation import bwrap as bubblewrap
 from progexec.datasets.pysolution.pool import Budget
 from progexec.datasets.pysolution.reward import PythonSolutionScorer, python_solution_reward
 

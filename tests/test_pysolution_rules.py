@@ -133,8 +133,8 @@ def test_extract_code(output: str, code: str) -> None:
 
 def test_no_isolation_is_refused_unless_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from progexec.cli import main
-    from progexec.datasets.mathqa import bubblewrap
-    from progexec.datasets.mathqa.bubblewrap import IsolationUnavailable
+    from progexec.isolation import bwrap as bubblewrap
+    from progexec.isolation.bwrap import IsolationUnavailable
     from progexec.datasets.pysolution.pool import Pool
     monkeypatch.setattr(bubblewrap, "status", lambda: bubblewrap.Isolation(False, "no bwrap here"))
     with pytest.raises(SetupError):

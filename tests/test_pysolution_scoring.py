@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from progexec.cli import main
-from progexec.datasets.mathqa import bubblewrap
+from progexec.isolation import bwrap as bubblewrap
 from progexec.datasets.pysolution.datasets import DOCMATH, FINANCEMATH, MATHQA_PYTHON, detect
 from progexec.datasets.pysolution.pool import Budget
 from progexec.datasets.pysolution.scoring import load_records, score_runs

@@ -20,13 +20,14 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="progexec serve needs the serve extra")
 
-from progexec.datasets.mathqa import bubblewrap  # noqa: E402
+from progexec.isolation import bwrap as bubblewrap  # noqa: E402
 
 from .serve_harness import HOST, Served, post, request, start  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not bubblewrap.status().available, reason="no bubblewrap isolation on this machine")
 
-SLEEPER = "```python\nimport time\ndef solution():\n    time.sleep(1000)\n    return 5\n```"
+WAITER = "```python\nimport select\ndef solution():\n    select.select([], [], [], 1000)\n    return 5\n```"
+"""Waits without CPU and without a sleep the official alarm's emulation counts: only the wall-clock backstop ends it."""
 LOOPER = "```python\ndef solution():\n    while True:\n        pass\n```"
 HONEST = "```python\ndef solution():\n    return 2 + 3\n```"
 GOLD = {"dialect": "financemath", "answer": 5}
@@ -126,11 +127,11 @@ def test_a_looping_solution_stalls_no_other_request(served: Served) -> None:
 
 
 def test_a_requests_budget_ends_its_own_unstarted_items() -> None:
-    """Budget 1 s; the first item sleeps until its 3 s wall limit, so the next two are never started."""
+    """Budget 1 s; the first item waits until its 3 s wall limit, so the next two are never started."""
     server = start(limits={"solution_wall_seconds": 3, "solution_cpu_seconds": 1,
                            "serve_solution_request_seconds": 1})
     try:
-        items = [{"id": index, "completion": SLEEPER, "gold": GOLD} for index in range(3)]
+        items = [{"id": index, "completion": WAITER, "gold": GOLD} for index in range(3)]
         items.append({"id": "finqa", "completion": "Answer: 3.5", "gold": {"answer": 3.5}})
         answer = _read_answer(_send_batch(server.port, items))
         results = answer["results"]
