@@ -61,17 +61,23 @@ class ByteCache(Generic[K, V]):
         with self._lock:
             if key in self.entries:
                 return True
-            if key in self.sizes:  # its entry was dropped from ``entries`` directly: count it afresh
-                self.total -= self.sizes.pop(key)
-            while self.sizes and (self.total + size > max_bytes
-                                  or (max_entries is not None and len(self.sizes) >= max_entries)):
-                oldest = next(iter(self.sizes))
-                self.total -= self.sizes.pop(oldest)
-                self.entries.pop(oldest, None)
+            sizes = self.sizes
+            if key in sizes:  # its entry was dropped from ``entries`` directly: count it afresh
+                self.total -= sizes.pop(key)
+            if self.total + size > max_bytes or (max_entries is not None and len(sizes) >= max_entries):
+                self._make_room(size, max_bytes, max_entries)
             self.entries[key] = value
-            self.sizes[key] = size
+            sizes[key] = size
             self.total += size
         return True
+
+    def _make_room(self, size: int, max_bytes: int, max_entries: int | None) -> None:
+        """Drop the oldest entries until one of ``size`` bytes fits (the caller holds the lock)."""
+        while self.sizes and (self.total + size > max_bytes
+                              or (max_entries is not None and len(self.sizes) >= max_entries)):
+            oldest = next(iter(self.sizes))
+            self.total -= self.sizes.pop(oldest)
+            self.entries.pop(oldest, None)
 
     def clear(self) -> None:
         with self._lock:
@@ -95,23 +101,25 @@ def memo(bound: str, size: Callable[[tuple[Any, ...], Any], int] | None = None) 
     """Decorate a function of hashable positional arguments: its results kept within the ``Limits`` field
     ``bound`` (bytes); ``size`` estimates one entry from the arguments and the result (default: :func:`text_size`
     of the arguments that are text). A hit is one dictionary look-up, as in ``functools.lru_cache``."""
-    def estimate(args: tuple[Any, ...], value: Any) -> int:
-        return text_size(*(arg for arg in args if isinstance(arg, str)))
-
-    measure = size or estimate
-
     def decorate(function: Callable[..., R]) -> Memo[R]:
         cache: ByteCache[tuple[Any, ...], R] = ByteCache()
-        entries = cache.entries  # cleared in place, never replaced
+        look_up = cache.entries.get  # the dictionary is cleared in place, never replaced
+        missing = object()
 
         @functools.wraps(function)
         def memoised(*args: Any) -> R:
-            try:
-                return entries[args]
-            except KeyError:
-                pass
+            found = look_up(args, missing)
+            if found is not missing:
+                return cast(R, found)
             value = function(*args)
-            cache.put(args, value, measure(args, value), getattr(current(), bound))
+            if size is None:  # text_size of the arguments that are text, inline: a miss is the cold path's cost
+                estimate = ENTRY_OVERHEAD
+                for arg in args:
+                    if isinstance(arg, str):
+                        estimate += CHAR_BYTES * len(arg)
+            else:
+                estimate = size(args, value)
+            cache.put(args, value, estimate, getattr(current(), bound))
             return value
 
         setattr(memoised, "cache", cache)
