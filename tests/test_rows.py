@@ -25,7 +25,7 @@ FINQA, CONVFINQA, MATHQA = (FIXTURES / name for name in ("finqa_test_3.json", "c
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = next((path for path in (Path(os.environ.get("PROGEXEC_DATA", "/nonexistent")), ROOT.parent / "shared" / "data",
                                  ROOT.parent.parent / "shared" / "data") if path.is_dir()), ROOT.parent / "shared" / "data")
-"""The downloaded datasets: $PROGEXEC_DATA, else ../shared/data beside the repository (or beside its worktree folder)."""
+"""The downloaded datasets: $PROGEXEC_DATA, else ../shared/data beside the repository (or one folder further up)."""
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
