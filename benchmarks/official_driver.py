@@ -33,7 +33,7 @@ def _official(directory: str, module: str) -> ModuleType:
     return importlib.import_module(module)
 
 
-def _pairs(path: Path) -> list[tuple[str, Any]]:
+def program_pairs(path: Path) -> list[tuple[str, Any]]:
     """(program text, table) for every FinQA item or ConvFinQA turn in the file, in file order."""
     data = json.loads(path.read_text(encoding="utf-8"))
     pairs: list[tuple[str, Any]] = []
@@ -50,7 +50,7 @@ def exec_loop(directory: str, module: str, source: Path, repeat: int) -> dict[st
     started = time.perf_counter()
     official = _official(directory, module)
     imported = time.perf_counter()
-    pairs = _pairs(source)
+    pairs = program_pairs(source)
     loaded = time.perf_counter()
     walls: list[float] = []
     cpus: list[float] = []
