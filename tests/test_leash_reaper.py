@@ -192,3 +192,21 @@ def test_a_whole_tree_of_detached_processes_is_reaped(tmp_path: Path) -> None:
     assert all(wait_dead(pid) for pid in started)
     fault = next(fault for fault in leash.faults if fault.kind is FaultKind.NO_EXIT)
     assert "left 62 process(es) running" in fault.detail
+
+
+def test_a_left_process_is_named_by_its_arguments_however_deep_its_install_path() -> None:
+    """A process started from a deep path is named by its program's last part and its arguments, so the
+    argument that tells it apart is in the name (it was cut off when the checkout lived in a deeper folder)."""
+    from progexec.isolation.reaper import _name
+
+    deep = "/" + "/".join(["a-rather-long-folder-name"] * 8) + "/python"
+    code = "import sys; print(flush=True); sys.stdin.read()"
+    proc = subprocess.Popen([deep, "-c", code, "distinctive-argument"], executable=PY, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == b"\n"  # running its own code: argv is set
+        name = _name(proc.pid)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert name == f"{proc.pid} python -c {code} distinctive-argument"

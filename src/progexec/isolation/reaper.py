@@ -61,13 +61,20 @@ def _children() -> list[int]:
 
 
 def _name(pid: int) -> str:
+    """The pid and its command line, each absolute path shown by its last part: what tells the processes apart
+    (the script and its arguments) stays within the shown length however deep the install is."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
-            words = cmdline.read(400).split(b"\0")
+            words = cmdline.read(4096).split(b"\0")
     except OSError:
         return str(pid)
-    shown = " ".join(word.decode("utf-8", "replace") for word in words if word)[:120]
+    shown = " ".join(_short(word.decode("utf-8", "replace")) for word in words if word)[:120]
     return f"{pid} {shown}".strip()
+
+
+def _short(word: str) -> str:
+    """An absolute path as its last part (``/venv/bin/python`` -> ``python``); any other word as it is."""
+    return os.path.basename(word.rstrip("/")) or word if word.startswith("/") else word
 
 
 def _reap() -> bool:
