@@ -202,8 +202,9 @@ def test_python_rounder_that_hangs_is_interrupted(capsys: pytest.CaptureFixture[
 def test_slow_python_rounder_that_keeps_returning_is_not_interrupted(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "slow_rounder_mod.py").write_text(
-        "import time\ndef r(x, n):\n    time.sleep(0.1)\n    return round(x, n)\n")
+        "import time\ndef r(x, n):\n    time.sleep(0.15)\n    return round(x, n)\n")
     monkeypatch.chdir(tmp_path)
-    # 2.5 s in all, 2.5 times the timeout; each answer a tenth of it (a wide margin on a loaded machine)
-    code, report = run_json(capsys, "--python", "slow_rounder_mod:r", "--cases", "25", "--timeout", "1")
-    assert code == 0 and report["cases"] == 25
+    # 4.5 s of sleeping in all, over the 4 s timeout; each answer under a 26th of it, so only a clock that
+    # wrongly bounds the whole run (not one answer) can fire, however loaded the machine
+    code, report = run_json(capsys, "--python", "slow_rounder_mod:r", "--cases", "30", "--timeout", "4")
+    assert code == 0 and report["cases"] == 30
