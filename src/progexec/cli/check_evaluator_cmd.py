@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
-from pathlib import Path
 from typing import Any
 
 from ..checker.engine import DEFAULT_TIMEOUT, command_port
@@ -19,7 +17,8 @@ from ..checker.evaluator.check import DEFAULT_CHUNK, ChildEvaluator, EvalReport,
 from ..checker.evaluator.output import as_json, as_junit, as_text
 from ..checker.evaluator.pipeline import run_pipelined
 from ..checker.evaluator.protocol import Protocol
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, add_check_options, json_document, note_written
+from .check_ports import command_argv, emit_check, python_target
+from .common import Progress, add_check_options, json_document
 from ..core.errors import OptionError, SetupError
 
 NAME = "check-evaluator"
@@ -62,19 +61,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _port(args: argparse.Namespace, protocol: Protocol) -> tuple[ChildEvaluator, str]:
     if args.python:
-        module, sep, func = args.python.partition(":")
-        if not sep or not module or not func:
-            raise OptionError(f"--python wants MODULE:FUNC, not {args.python!r}")
+        python_target(args.python)
         port = ChildEvaluator.python(args.python, protocol, args.timeout, args.chunk, isolate=args.isolate)
         name = args.python
     else:
-        try:
-            argv = shlex.split(args.cmd)
-        except ValueError as error:
-            raise OptionError(f"bad --cmd: {error}") from None
-        if not argv:
-            raise OptionError("--cmd is empty")
-        argv, sandbox = command_port(argv, args.isolate)
+        argv, sandbox = command_port(command_argv(args.cmd), args.isolate)
         port, name = ChildEvaluator(argv, protocol, args.timeout, args.chunk, sandbox=sandbox), args.cmd
     try:
         port.start()
@@ -118,16 +109,8 @@ def _update(progress: Progress, done: int, total: int) -> None:
 
 
 def _emit(report: EvalReport, args: argparse.Namespace) -> int:
-    if args.junit:
-        try:
-            Path(args.junit).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.junit).write_text(as_junit(report, args.strict), encoding="utf-8")
-            note_written(args.junit)
-        except OSError as error:
-            raise OptionError(f"cannot write {args.junit}: {error}") from None
-    code = EXIT_OK if report.passed(args.strict) else EXIT_DIVERGENCE
-    print(_json(report, args) if args.json else as_text(report, args.strict))  # main() guards stdout
-    return code
+    return emit_check(report.passed(args.strict), args.junit, lambda: as_junit(report, args.strict),
+                      lambda: _json(report, args) if args.json else as_text(report, args.strict))
 
 
 def _json(report: Any, args: argparse.Namespace) -> str:

@@ -8,7 +8,6 @@ non-loopback ``--url`` without ``--allow-remote``).
 from __future__ import annotations
 
 import argparse
-import shlex
 from typing import Optional
 
 from ..checker.reward.caller import DEFAULT_BATCH, DEFAULT_TIMEOUT, SIGNATURES, RewardCaller, check_url
@@ -18,6 +17,7 @@ from ..checker.reward.classes import DEFAULT_FAIL_ON, parse_classes
 from ..checker.reward.output import as_junit, as_text, dumps_json, verdict_line
 from ..checker.reward.suite import DEFAULT_CASES, build_suite
 from ..meta import run_meta
+from .check_ports import command_argv, python_target
 from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, verdict, write_text
 from ..core.errors import OptionError, SetupError
 from ..core.limits import DEFAULT_LIMITS, current
@@ -90,9 +90,7 @@ def _range(text: Optional[str]) -> Optional[tuple[float, float]]:
 
 def _factory(args: argparse.Namespace) -> tuple[CallerFactory, str, str]:
     if args.python:
-        module, sep, func = args.python.partition(":")
-        if not sep or not module or not func:
-            raise OptionError(f"--python wants MODULE:FUNC, not {args.python!r}")
+        python_target(args.python)
         return (lambda mode: RewardCaller.python(args.python, args.signature, mode, batch=args.batch,
                                                  timeout=args.timeout)), args.python, args.signature
     if args.url:
@@ -102,12 +100,7 @@ def _factory(args: argparse.Namespace) -> tuple[CallerFactory, str, str]:
             raise OptionError(str(error)) from None
         return (lambda mode: RewardCaller.url(args.url, mode, batch=args.batch, timeout=args.timeout)), \
             args.url, "openrlhf-http"
-    try:
-        argv = shlex.split(args.cmd)
-    except ValueError as error:
-        raise OptionError(f"bad --cmd: {error}") from None
-    if not argv:
-        raise OptionError("--cmd is empty")
+    argv = command_argv(args.cmd)
     return (lambda mode: RewardCaller.command(argv, timeout=args.timeout) if mode == "main" else None), \
         args.cmd, "jsonl"
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
-from pathlib import Path
 from typing import Any
 
 from ..checker.cases import DEFAULT_CASES, DigitsPlan
@@ -21,7 +19,8 @@ from ..core.errors import ProgexecError, OptionError, SetupError
 from ..parallel import Engine, ParallelOptions
 from ..parallel_check import run_check_parallel, spec_from_args
 from .parallel_args import add_parallel_arguments, parallel_options
-from .common import EXIT_DIVERGENCE, EXIT_OK, Progress, add_check_options, json_document, note_written
+from .check_ports import command_argv, emit_check, python_target
+from .common import Progress, add_check_options, json_document
 
 NAME = "check-rounder"
 HELP = "check a rounder (a Python function or an external program) against CPython round, bit for bit"
@@ -63,19 +62,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _answerer(args: argparse.Namespace) -> tuple[Answerer, str, ExternalRounder]:
     """The rounder as a child process: the external program, or ``--python`` run in a child."""
     if args.python:
-        module, sep, func = args.python.partition(":")
-        if not sep or not module or not func:
-            raise OptionError(f"--python wants MODULE:FUNC, not {args.python!r}")
+        python_target(args.python)
         external = ExternalRounder.python(args.python, timeout=args.timeout, chunk=args.chunk, isolate=args.isolate)
         name = args.python
     else:
-        try:
-            argv = shlex.split(args.cmd)
-        except ValueError as error:
-            raise OptionError(f"bad --cmd: {error}") from None
-        if not argv:
-            raise OptionError("--cmd is empty")
-        argv, sandbox = command_port(argv, args.isolate)
+        argv, sandbox = command_port(command_argv(args.cmd), args.isolate)
         external = ExternalRounder(argv, timeout=args.timeout, chunk=args.chunk, sandbox=sandbox)
         name = args.cmd
     try:
@@ -117,11 +108,7 @@ def _run_parallel(args: argparse.Namespace, plan: DigitsPlan, options: ParallelO
     """The suite's blocks across local processes or a Ray cluster: the serial report, merged in order."""
     if args.search:
         raise OptionError("--search runs in one process: drop --jobs/--engine to use it")
-    try:
-        argv = shlex.split(args.cmd) if args.cmd else None
-    except ValueError as error:
-        raise OptionError(f"bad --cmd: {error}") from None
-    spec = spec_from_args(args.python, argv, args.timeout, args.chunk, args.isolate)
+    spec = spec_from_args(args.python, command_argv(args.cmd) if args.cmd else None, args.timeout, args.chunk, args.isolate)
     progress = Progress(args.cases, "check-rounder", args.progress)
     try:
         report = run_check_parallel(spec, args.python or args.cmd, options, args.cases, args.seed, plan,
@@ -143,16 +130,8 @@ def _search(answer: Answerer, plan: DigitsPlan, args: argparse.Namespace) -> Any
 
 
 def _emit(report: CheckReport, args: argparse.Namespace) -> int:
-    if args.junit:
-        try:
-            Path(args.junit).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.junit).write_text(as_junit(report, args.allow_sign_of_zero), encoding="utf-8")
-            note_written(args.junit)
-        except OSError as error:
-            raise OptionError(f"cannot write {args.junit}: {error}") from None
-    code = EXIT_OK if report.passed(args.allow_sign_of_zero) else EXIT_DIVERGENCE
-    print(_json(report, args) if args.json else as_text(report, args.allow_sign_of_zero))  # main() guards stdout
-    return code
+    return emit_check(report.passed(args.allow_sign_of_zero), args.junit, lambda: as_junit(report, args.allow_sign_of_zero),
+                      lambda: _json(report, args) if args.json else as_text(report, args.allow_sign_of_zero))
 
 
 def _json(report: Any, args: argparse.Namespace) -> str:
