@@ -17,8 +17,9 @@ Layer (docs/architecture.md): above ``score`` and ``reward``. May import them an
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from ..core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ..records import FORMAT_VERSION
@@ -91,13 +92,5 @@ _NAMES = {"FORMAT_VERSION": "..records", "Report": ".model", "build_report": ".m
                                                       ".formats")}
 """Public name -> its module: loaded on first use, so that importing this package costs nothing."""
 
-
-def __getattr__(name: str) -> Any:
-    if name in _SUBMODULES:
-        return importlib.import_module(f"{__name__}.{name}")
-    if name in _NAMES:
-        value = getattr(importlib.import_module(_NAMES[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _NAMES, _SUBMODULES)
 

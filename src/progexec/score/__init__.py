@@ -10,8 +10,9 @@ Layer (docs/architecture.md): beside ``reward`` (neither imports the other), abo
 the layers below; a dataset's own scorer is reached through its record, never by importing ``datasets``.
 """
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from ..core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .equivalence import ProgramMatch, Why, equal_program
@@ -39,13 +40,5 @@ _NAMES = {"ProgramMatch": ".equivalence", "Why": ".equivalence", "equal_program"
           "score_sources": ".sources"}
 """Public name -> its module: loaded on first use, so that importing this package costs nothing."""
 
-
-def __getattr__(name: str) -> Any:
-    if name in _SUBMODULES:
-        return importlib.import_module(f"{__name__}.{name}")
-    if name in _NAMES:
-        value = getattr(importlib.import_module(_NAMES[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _NAMES, _SUBMODULES)
 
