@@ -2,8 +2,9 @@
 """Run the same progexec commands with two sources and show that every output is byte-identical.
 
 A speed change must not change a single output byte. This script runs ``exec`` on every embedded
-corpus and on the downloaded datasets, ``score`` on every committed prediction set, ``reward`` on
-the committed gold set under each policy and ``report`` on the small committed file, once with a
+corpus and on the downloaded datasets, ``score`` on every committed prediction set (the TAT-QA one
+against the downloaded dev set), ``reward`` on the committed gold set under each policy, and ``report``
+on the small committed file and on the downloaded TAT-QA dev set, once with a
 baseline source (for example ``git archive <commit> src | tar -x -C /tmp/base``) and once with
 this repository's ``src``, then compares exit codes, standard output, standard error and every
 file written, byte for byte. It prints one line per command and exits 1 on any difference.
@@ -38,7 +39,16 @@ def commands(data: Path) -> list[tuple[str, list[str]]]:
     for name in ("finqa/test.json", "finqa/dev.json", "finqa/train.json.gz", "convfinqa/dev.json"):
         if (data / name).exists():
             cases.append((f"exec {name}", ["exec", str(data / name)]))
+    tatqa_dev = data / "tatqa" / "tatqa_dataset_dev.json"
+    if tatqa_dev.exists():
+        cases.append(("exec tatqa/tatqa_dataset_dev.json", ["exec", str(tatqa_dev)]))
+        cases.append(("report tatqa/tatqa_dataset_dev.json", ["report", str(tatqa_dev), "--json", "--out", "{out}"]))
     for path in sorted((TESTS / "predictions").glob("*.gz")):
+        if "tatqa" in path.name:  # the TAT-QA sample prediction scores against the downloaded dev set
+            if tatqa_dev.exists():
+                cases.append((f"score {path.name}", ["score", "--gold", str(tatqa_dev), "--pred", str(path),
+                                                     "--out", "{out}", "--items", "{out}/items.jsonl"]))
+            continue
         gold = "convfinqa:dev" if "convfinqa" in path.name else "finqa:dev" if "_dev_" in path.name else "finqa:test"
         cases.append((f"score {path.name}", ["score", "--gold", gold, "--pred", str(path), "--json",
                                              "--items", "{out}/items.jsonl"]))
