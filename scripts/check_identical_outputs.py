@@ -4,7 +4,8 @@
 A speed change must not change a single output byte. This script runs ``exec`` on every embedded
 corpus and on the downloaded datasets, ``score`` on every committed prediction set (the TAT-QA one
 against the downloaded dev set), ``reward`` on the committed gold set under each policy, and ``report``
-on the small committed file and on the downloaded TAT-QA dev set, once with a
+on the small committed file and on the downloaded TAT-QA dev set, and MathQA's own scorer on
+predictions made from its downloaded test file, once with a
 baseline source (for example ``git archive <commit> src | tar -x -C /tmp/base``) and once with
 this repository's ``src``, then compares exit codes, standard output, standard error and every
 file written, byte for byte. It prints one line per command and exits 1 on any difference.
@@ -59,12 +60,37 @@ def commands(data: Path) -> list[tuple[str, list[str]]]:
             source = TESTS / "rewards" / name
             cases.append((f"reward {name} {policy}", ["reward", "{out}/in.jsonl", "--policy", policy]))
             cases[-1] = (cases[-1][0] + f" <{source}>", cases[-1][1])
+    mathqa_test = data / "mathqa" / "test.json.gz"
+    if mathqa_test.exists():  # MathQA's own scorer, over predictions made from the downloaded test file
+        cases.append((f"score mathqa {MATHQA_PREDICTIONS}", ["score", "--gold", str(mathqa_test), "--pred",
+                                                             f"{{out}}/{MATHQA_PREDICTIONS}", "--out", "{out}/score"]))
     cases.append(("report report_small", ["report", str(TESTS / "report_small.jsonl"), "--json", "--out", "{out}"]))
     return cases
 
 
-def _prepare_input(name: str, out: Path) -> None:
-    """The reward cases read a plain JSON Lines copy of their (possibly gzipped) gold set."""
+MATHQA_PREDICTIONS = "mathqa_predictions.jsonl"
+
+
+def _mathqa_predictions(gold: Path, out: Path) -> None:
+    """Predictions for MathQA's scorer: each problem's gold formula, every third one replaced by the formula of
+    the problem before it (so right, wrong and unexecutable answers are all scored)."""
+    import gzip
+    import json
+
+    records = json.loads(gzip.decompress(gold.read_bytes()))
+    lines = []
+    for index, record in enumerate(records):
+        source = records[index - 1] if index % 3 == 2 else record
+        lines.append(json.dumps({"id": str(index), "predicted": source["linear_formula"]}) + "\n")
+    (out / MATHQA_PREDICTIONS).write_text("".join(lines), encoding="utf-8")
+
+
+def _prepare_input(name: str, out: Path, data: Path) -> None:
+    """The reward cases read a plain JSON Lines copy of their (possibly gzipped) gold set; MathQA's score case
+    reads predictions made from the downloaded test file."""
+    if name.startswith("score mathqa"):
+        _mathqa_predictions(data / "mathqa" / "test.json.gz", out)
+        return
     if "<" not in name:
         return
     import gzip
@@ -74,18 +100,18 @@ def _prepare_input(name: str, out: Path) -> None:
     (out / "in.jsonl").write_bytes(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
 
 
-def run_one(python: str, src: Path, argv: list[str], name: str, work: Path) -> dict[str, str]:
+def run_one(python: str, src: Path, argv: list[str], name: str, work: Path, data: Path) -> dict[str, str]:
     """Exit code, stdout, stderr and every written file of one command, as SHA-256 digests."""
     out = work
     out.mkdir(parents=True, exist_ok=True)
-    _prepare_input(name, out)
+    _prepare_input(name, out, data)
     real = [word.replace("{out}", str(out)) for word in argv]
     env = {**os.environ, "PYTHONPATH": str(src), "NO_COLOR": "1"}
     done = subprocess.run([python, "-m", "progexec", *real], env=env, capture_output=True, cwd=str(work))
     result = {"exit": str(done.returncode), "stdout": _digest(done.stdout.replace(str(out).encode(), b"{out}")),
               "stderr": _digest(done.stderr.replace(str(out).encode(), b"{out}"))}
     for path in sorted(out.rglob("*")):
-        if path.is_file() and path.name != "in.jsonl":
+        if path.is_file() and path.name not in ("in.jsonl", MATHQA_PREDICTIONS):
             result[f"file {path.relative_to(out)}"] = _digest(path.read_bytes().replace(str(out).encode(), b"{out}"))
     return result
 
@@ -104,11 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     differences = 0
     with tempfile.TemporaryDirectory(prefix="identical-") as tmp:
-        for index, (name, words) in enumerate(commands(args.data.resolve())):
+        data = args.data.resolve()
+        for index, (name, words) in enumerate(commands(data)):
             if args.only not in name:
                 continue
-            base = run_one(args.python, args.baseline_src.resolve(), words, name, Path(tmp) / f"{index}-base")
-            ours = run_one(args.python, args.src.resolve(), words, name, Path(tmp) / f"{index}-ours")
+            base = run_one(args.python, args.baseline_src.resolve(), words, name, Path(tmp) / f"{index}-base", data)
+            ours = run_one(args.python, args.src.resolve(), words, name, Path(tmp) / f"{index}-ours", data)
             # the output directories differ by name only: compare the digests, not the paths
             same = base == ours
             differences += not same

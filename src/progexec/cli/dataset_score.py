@@ -1,9 +1,6 @@
-"""``progexec score`` for dialects whose official scorer is not FinQA's: the dialect's own run model.
-
-A dialect with a ``score`` entry (MultiHiertt's ``evaluate.py``, ...) is scored here: gold and prediction
-records are read through the one reader registry, scored by the dialect, and written as every scorer's
-output is (a table or ``--json`` with ``meta``, ``--items`` JSON Lines, a verdict line).
-"""
+"""``progexec score`` for datasets whose official scorer is not FinQA's: what
+:mod:`progexec.score.dataset_scoring` returns, written as every scorer's output is (a table or ``--json`` with
+``meta``, ``--items`` JSON Lines, ``--out`` pages, a verdict line)."""
 
 from __future__ import annotations
 
@@ -11,123 +8,56 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
-from ..core.dataset import DatasetScore, Dialect
-from ..core.registry import corpus_names, get_dataset as get_dialect
-from ..core.limits import using
-from ..readers import detect_format, read_records
+from ..core.dataset import Dialect
 from ..core.errors import InputError, OptionError
-from ..records import FORMAT_VERSION, dumps
+from ..records import dumps
+from ..score.dataset_scoring import DatasetRun, dataset_scorer, score_with_dataset
 from .common import EXIT_DIVERGENCE, EXIT_OK, command_meta, limits_from, open_output, verdict, write_text
 from .dialect_args import chosen_dialect
 
-
-def _values(source: str, what: str) -> list[Any]:
-    """Every record of ``source`` (a path, ``-``, or an embedded MathQA split such as ``mathqa:test``); an
-    unreadable one is kept as None (listed by the scorer)."""
-    corpus = _corpus_dataset(source)
-    if corpus is not None and corpus.gold_records is not None:
-        return list(corpus.gold_records(source))
-    values: list[Any] = []
-    try:
-        for record in read_records(source):
-            values.append(record.value if record.error is None else None)
-    except InputError as error:
-        raise OptionError(f"{what}: {error}") from None
-    for index, value in enumerate(values):  # a top-level list read as one document
-        if isinstance(value, list) and len(values) == 1 and index == 0:
-            return list(value)
-    return values
-
-
-def _corpus_dataset(source: str) -> Dialect | None:
-    """The dataset of an embedded corpus name whose own scorer reads its gold records (``mathqa:test``), or None."""
-    if source not in corpus_names():
-        return None
-    try:
-        dataset = get_dialect(source.partition(":")[0])
-    except ValueError:
-        return None
-    return dataset if dataset.score is not None and dataset.gold_records is not None else None
+__all__ = ["dataset_dialect", "run_dataset_score", "write_out"]
 
 
 def dataset_dialect(args: argparse.Namespace) -> Dialect | None:
-    """The dialect whose own scorer runs: ``--dialect`` when it has one, else the gold file's format when
-    that names a dialect with its own scorer (a MultiHiertt dataset file)."""
-    name = chosen_dialect(args)
-    if name is None and _corpus_dataset(args.gold) is not None:
-        name = args.gold.partition(":")[0]
-    if name is not None:
-        dialect = get_dialect(name)
-        return dialect if dialect.score is not None else None
-    if args.gold == "-":
-        return None
-    try:
-        first = next(iter(read_records(args.gold)), None)
-    except InputError:
-        return None
-    value = first.value if first is not None else None
-    if isinstance(value, list):
-        value = value[0] if value else None
-    found = detect_format(value)
-    if found == "programs" and isinstance(value, dict) and isinstance(value.get("dialect"), str):
-        found = value["dialect"]  # program records of a dataset with its own scorer (MathQA): that scorer
-    if found is None:
-        return None
-    try:
-        dialect = get_dialect(found)
-    except ValueError:
-        return None
-    return dialect if dialect.score is not None else None
+    """The dataset whose own scorer runs: ``--dialect`` when it has one, else the gold source's."""
+    return dataset_scorer(args.gold, chosen_dialect(args))
 
 
 def run_dataset_score(args: argparse.Namespace, dialect: Dialect) -> int:
-    """Score with the dialect's own scorer and report it; exit 1 when the official script would stop."""
-    assert dialect.score is not None
-    limits = limits_from(args)
-    with using(limits):
-        gold = _values(args.gold, "--gold")
-        predictions = _values(args.pred, "--pred")
-        if not gold:
-            raise OptionError(f"{args.gold}: no gold records")
-        if not predictions:
-            raise OptionError(f"{args.pred}: no prediction records")
-        result = dialect.score(gold, predictions)
-    meta = command_meta(args, [args.gold, args.pred])
-    record = {"format_version": FORMAT_VERSION, "meta": meta, "gold": args.gold, "pred": args.pred,
-              **result.record()}
-    questions = [question.record() for question in result.questions]
+    """Score with the dataset's own scorer and report it; exit 1 when the official script would stop."""
+    try:
+        run = score_with_dataset(dialect, args.gold, args.pred, limits_from(args),
+                                 command_meta(args, [args.gold, args.pred]))
+    except InputError as error:
+        raise OptionError(str(error)) from None
     if args.items:
         handle = open_output(args.items)  # a file is named on stderr with the others
         try:
-            handle.writelines(dumps(question) + "\n" for question in questions)
+            handle.writelines(dumps(question) + "\n" for question in run.questions)
         finally:
             if handle is not sys.stdout:
                 handle.close()
     if getattr(args, "out", None):
-        write_out(Path(args.out), record, questions, dialect.title, result)
+        write_out(Path(args.out), run)
     if args.json:
-        print(dumps(record))
+        print(dumps(run.record))
     else:
         print(f"gold {args.gold}; predictions {args.pred} ({dialect.title})")
-        for line in result.table():
+        for line in run.result.table():
             print(line)
-    verdict(f"score: {dialect.title}, n = {result.n}, " + result.headline(), result.ok)
-    return EXIT_OK if result.ok else EXIT_DIVERGENCE
+    verdict(f"score: {dialect.title}, n = {run.result.n}, " + run.result.headline(), run.result.ok)
+    return EXIT_OK if run.result.ok else EXIT_DIVERGENCE
 
 
-def write_out(out: Path, record: dict[str, Any], questions: list[dict[str, Any]], title: str,
-              result: DatasetScore) -> None:
+def write_out(out: Path, run: DatasetRun) -> None:
     """``score --out DIR``: score.json (the ``--json`` object), items.jsonl (the ``--items`` lines), score.md and
     score.html, as for every dataset ``score`` supports; each file named on stderr."""
     from ..report.dataset_score_pages import render_html, render_markdown
 
-    pages = (title, record["gold"], record["pred"], result.headline(), result.table(), questions)
-    write_text(out / "score.json", json.dumps(record, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
-    write_text(out / "items.jsonl", "".join(dumps(question) + "\n" for question in questions))
+    pages = (run.dataset.title, run.record["gold"], run.record["pred"], run.result.headline(), run.result.table(),
+             run.questions)
+    write_text(out / "score.json", json.dumps(run.record, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
+    write_text(out / "items.jsonl", "".join(dumps(question) + "\n" for question in run.questions))
     write_text(out / "score.md", render_markdown(*pages))
     write_text(out / "score.html", render_html(*pages))
-
-
-__all__ = ["dataset_dialect", "run_dataset_score", "write_out"]
