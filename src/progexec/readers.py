@@ -84,6 +84,19 @@ def _item_id(raw: Any, fallback: str) -> str:
     return str(raw or fallback)
 
 
+def qa_record(record: Record, stem: str, dataset: Dataset, id_key: str = "id") -> tuple[str, dict[str, Any],
+                                                                                         dict[str, Any]] | Item:
+    """A dataset record holding a ``qa`` object (FinQA, MultiHiertt): its id (``id_key``, else the split and
+    position), the record and its ``qa`` (empty when missing or not an object); a bad Item naming where the
+    record is when it is not an object."""
+    value = record.value
+    fallback = f"{stem}-{record.number - 1}"
+    if not isinstance(value, dict):
+        return bad_item(fallback, f"{record.where} is not an object", record.where, dataset)
+    qa = value.get("qa")
+    return _item_id(value.get(id_key), fallback), value, qa if isinstance(qa, dict) else {}
+
+
 def _line_id(raw: Any, fallback: str) -> str:
     """A program record's id: any scalar ``id`` as text (``1`` and ``"1"`` alike), else ``line-N``."""
     return fallback if raw is None or isinstance(raw, (dict, list)) else str(raw)
@@ -212,7 +225,7 @@ def read_records(source: str | Path, limits: Limits | None = None, wanted: Wante
         opened.close()
 
 
-__all__ = ["InputError", "Item", "Record", "PROGRAMS", "reader_for", "default_dataset", "TextSource", "open_source", "source_from_bytes",
+__all__ = ["InputError", "Item", "Record", "PROGRAMS", "qa_record", "reader_for", "default_dataset", "TextSource", "open_source", "source_from_bytes",
            "source_from_text", "iter_json_lines", "iter_json_list", "iter_records", "items_from", "read",
            "read_records", "records_from_text", "decode", "decode_marked", "unreadable_reason", "make_item",
            "detect_format", "holds_invalid_unicode", "INVALID_UNICODE_ERROR", "CHUNK_CHARS", "Wanted"]

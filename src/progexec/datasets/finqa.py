@@ -8,9 +8,8 @@ spelled ``const_`` and a one-token program is a bare number (its answer).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
 
-from ..readers import _item_id, make_item
+from ..readers import _item_id, make_item, qa_record
 from ..core.dataset import Dialect
 from ..grammar.parse import parse_program
 from ..grammar.tokens import official_tokenize
@@ -35,15 +34,13 @@ def _convfinqa_official(tokens: Sequence[str], table: Table | None) -> OfficialV
 
 
 def _finqa(record: Record, stem: str) -> Iterator[Item]:
-    item = record.value
-    fallback = f"{stem}-{record.number - 1}"
-    if not isinstance(item, dict):
-        yield bad_item(fallback, f"{record.where} is not an object", record.where, FINQA)
+    read = qa_record(record, stem, FINQA)
+    if isinstance(read, Item):
+        yield read
         return
-    raw_qa = item.get("qa")
-    qa: dict[str, Any] = raw_qa if isinstance(raw_qa, dict) else {}
-    yield make_item(_item_id(item.get("id"), fallback), qa.get("program"), item.get("table"), qa.get("exe_ans"),
-                    FINQA, record.where, qa.get("answer"))
+    item_id, item, qa = read
+    yield make_item(item_id, qa.get("program"), item.get("table"), qa.get("exe_ans"), FINQA, record.where,
+                    qa.get("answer"))
 
 
 def _conversation(record: Record, stem: str) -> Iterator[Item]:

@@ -33,12 +33,12 @@ from ..grammar.tokens import parse_tokens, tokens_of_pieces
 from ..core.arithmetic import LiteralRule, official_str_to_num
 from ..core.verdict import INVALID, OfficialVerdict
 from ..interp.official import official_verdict
-from ..core.ops import FINQA_OPS, subset
+from ..core.ops import FINQA_OPS
 from ..core.table import Table
 from ..core.limits import current
 from ..core.item import Item, bad_item
 from ..jsonrecords import Record
-from ..readers import _item_id, make_item
+from ..readers import make_item, qa_record
 from ..core.plural import plural
 
 MULTIHIERTT_LITERALS = LiteralRule("multihiertt", removed="$,-%", percent=False, const_marker="const_")
@@ -79,20 +79,16 @@ def _official(tokens: Sequence[str], table: Table | None) -> OfficialVerdict:
 
 def _multihiertt(record: Record, stem: str) -> Iterator[Item]:
     """A MultiHiertt dataset record (``uid``, ``qa.program``, ``qa.answer``); a span question has no program."""
-    item = record.value
-    fallback = f"{stem}-{record.number - 1}"
-    if not isinstance(item, dict):
-        yield bad_item(fallback, f"{record.where} is not an object", record.where, MULTIHIERTT)
+    read = qa_record(record, stem, MULTIHIERTT, id_key="uid")
+    if isinstance(read, Item):
+        yield read
         return
-    raw_qa = item.get("qa")
-    qa: dict[str, Any] = raw_qa if isinstance(raw_qa, dict) else {}
+    item_id, _, qa = read
     program = qa.get("program") or None
     if program is None:
-        yield bad_item(_item_id(item.get("uid"), fallback), f"{record.where}: a span question (no program to run)",
-                       record.where, MULTIHIERTT)
+        yield bad_item(item_id, f"{record.where}: a span question (no program to run)", record.where, MULTIHIERTT)
         return
-    yield make_item(_item_id(item.get("uid"), fallback), program, None, qa.get("answer"), MULTIHIERTT,
-                    record.where, qa.get("answer"))
+    yield make_item(item_id, program, None, qa.get("answer"), MULTIHIERTT, record.where, qa.get("answer"))
 
 
 MULTIHIERTT = Dialect(
