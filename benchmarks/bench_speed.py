@@ -5,7 +5,7 @@ Prints one table per part, each figure beside its reference and its goal:
 
 * async:     how late a probe coroutine (a 10 ms tick) gets on the event loop that awaits
   ``compute_score_async`` / ``AsyncProgexecReward`` over the gold set with 1 MB and 99,000-character
-  completions in the batch (goal: never more than 100 ms late);
+  completions in the batch, the worst of 5 runs (goal: never more than 100 ms late);
 * start-up:  CPU seconds of ``progexec exec EMPTY.json`` (goal <= 0.15 s);
 * in-process: ``runner.execute`` (parse + run + official verdict + gold match) per program beside the
   official ``program_tokenization`` + ``eval_program`` loop imported from a checkout, over FinQA
@@ -426,6 +426,8 @@ def async_table(bench: user_path.Bench) -> Iterator[str]:
     from progexec.integrations.trl import AsyncProgexecReward
     from progexec.integrations.verl import compute_score_async
 
+    runs_per_case = 5  # "never late": the worst run is the figure, not the best
+
     data = REPO / "tests" / "data" / "rewards"
     items = [json.loads(line) for line in gzip.decompress((data / "convfinqa_sonnet.jsonl.gz").read_bytes())
              .decode("utf-8").splitlines()]
@@ -461,12 +463,15 @@ def async_table(bench: user_path.Bench) -> Iterator[str]:
         return AsyncProgexecReward(policy="numeric")(prompts=None, completions=completions, answer=answers,
                                                      program=programs)
 
-    yield "| reward | completions (of them 1 MB / 99,000 chars) | seconds | probe ticks | most late ms | goal <= 100 ms |"
-    yield "|---|---:|---:|---:|---:|---|"
+    yield ("| reward | completions (of them 1 MB / 99,000 chars) | runs | seconds (median) | probe ticks (median) "
+           "| most late ms (worst run) | goal <= 100 ms |")
+    yield "|---|---:|---:|---:|---:|---:|---|"
     for label, work in (("verl compute_score_async (gathered)", verl_batch),
                         ("TRL AsyncProgexecReward (one batch)", trl_batch)):
-        seconds, late, ticks = asyncio.run(probed(work))
-        yield (f"| {label} | {len(completions):,} (20 / 20) | {seconds:.2f} | {ticks} | {late * 1000:.1f} "
+        runs = sorted(asyncio.run(probed(work)) for _ in range(runs_per_case))
+        seconds, _, ticks = runs[len(runs) // 2]
+        late = max(run[1] for run in runs)
+        yield (f"| {label} | {len(completions):,} (20 / 20) | {len(runs)} | {seconds:.2f} | {ticks} | {late * 1000:.1f} "
                f"| {_goal(late <= 0.1)} |")
 
 
