@@ -422,6 +422,7 @@ def ray_table(bench: user_path.Bench, count: int) -> Iterator[str]:
         wall = time.perf_counter() - started
         return wall, time.process_time() - cpu, _tree_cpu() - cpu_all, out
 
+    headroom = _two_process_headroom(bench.python)
     serial = {name: measured(run, Engine.SERIAL) for name, run in (("reward", reward_chunks), ("batch", batches))}
     os.environ["PYTHONPATH"] = bench.env["PYTHONPATH"]  # the workers import the progexec measured here
     started = time.perf_counter()
@@ -443,19 +444,39 @@ def ray_table(bench: user_path.Bench, count: int) -> Iterator[str]:
             if same == "NO":
                 bench.problems.append(f"ray: {name} output differs from serial")
             speed = best_serial[0] / best_ray[0]
-            rows.append(f"| {label} | {count:,} | {size:,} | {first[name]:.2f} | {best_serial[0]:.2f} | {best_ray[0]:.2f} "
-                        f"| {speed:.2f}x | {best_serial[1]:.2f} | {best_ray[2]:.2f} ({best_ray[1]:.2f}) "
+            rows.append(f"| {label} | {count:,} | {size:,} | {first[name]:.2f} | {best_serial[0]:.2f} "
+                        f"| {best_ray[0]:.2f} | {speed:.2f}x | {best_serial[1]:.2f} | {best_ray[2]:.2f} ({best_ray[1]:.2f}) "
                         f"| {best_serial[1] / best_serial[0]:.2f} / {best_ray[2] / best_ray[0]:.2f} | {same} "
                         f"| {_goal(speed >= RAY_GOAL)} |")
     finally:
         ray.shutdown()
     yield f"cluster start (apart): {cluster:.2f} s; load average at the end {os.getloadavg()[0]:.1f}"
+    yield (f"what two processes of this session got: {headroom:.2f}x the throughput of one before the runs, "
+           f"{_two_process_headroom(bench.python):.2f}x after (two pure-Python loops at once beside one alone; no "
+           "engine with two workers can do better)")
     yield ""
     yield ("| path | completions | lines per task | Ray's first pass s (workers start; apart) | serial wall s "
-           f"| Ray 2 CPUs wall s | speed-up (best of {runs} each) | serial CPU s | Ray CPU s, every process (the driver) "
-           "| cores got (CPU / wall): serial / Ray | same output | goal >= 1.5x |")
+           f"| Ray 2 CPUs wall s | speed-up (best of {runs} each) | serial CPU s "
+           "| Ray CPU s, every process (the driver) | cores got (CPU / wall): serial / Ray | same output | goal >= 1.5x |")
     yield "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
     yield from rows
+
+
+def _two_process_headroom(python: str) -> float:
+    """Two CPU-bound child processes at once beside one alone: the throughput two workers can have on this machine
+    now, given the other processes' load (the ceiling of any 2-worker speed-up measured beside it)."""
+    import subprocess
+
+    spin = [python, "-c", "x = 0\nfor i in range(15_000_000): x += i"]
+
+    def wall(count: int) -> float:
+        started = time.perf_counter()
+        children = [subprocess.Popen(spin) for _ in range(count)]
+        for child in children:
+            child.wait()
+        return time.perf_counter() - started
+
+    return 2 * wall(1) / wall(2)
 
 
 def _tree_cpu() -> float:
