@@ -318,3 +318,25 @@ def test_a_loop_closed_with_answers_pending_leaves_the_thread_serving_the_next_l
     source, completion, truth, extra = _verl_args(ITEMS[0], "numeric")
     assert asyncio.run(adapter.compute_score_async(source, completion, truth, extra))["score"] == \
         ITEMS[0]["expected"]["numeric"]["score"]
+
+
+def test_a_turn_left_unsent_by_a_stopped_loop_is_neither_joined_by_another_loop_nor_lost() -> None:
+    first = asyncio.new_event_loop()
+    submitted: list[asyncio.Future[str]] = []
+
+    def submit_as_the_loop_stops() -> None:
+        submitted.append(offload.submit(str.upper, "sent when its loop runs again"))
+        first.stop()  # the loop ends with this turn, before the call is sent (at its next turn)
+
+    try:
+        first.call_soon(submit_as_the_loop_stops)
+        first.run_forever()
+        pending = submitted[0]
+        assert not pending.done()
+        source, completion, truth, extra = _verl_args(ITEMS[0], "numeric")  # another loop in the same thread: a call
+        # that joined the first loop's turn would be answered on that loop, and this one would wait in vain
+        call = adapter.compute_score_async(source, completion, truth, extra)
+        assert asyncio.run(asyncio.wait_for(call, WAIT))["score"] == ITEMS[0]["expected"]["numeric"]["score"]
+        assert first.run_until_complete(pending) == "SENT WHEN ITS LOOP RUNS AGAIN"
+    finally:
+        first.close()
