@@ -14,8 +14,10 @@ import inspect
 import json
 import multiprocessing
 import pickle
+import selectors
 import threading
 import warnings
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -201,3 +203,140 @@ def test_what_the_scoring_call_raises_is_raised_in_the_awaiting_coroutine() -> N
         asyncio.run(offload.offloaded(exhausted))
     with pytest.raises(AdapterInputError, match="no gold"):
         asyncio.run(adapter.compute_score_async("progexec/finqa", "Answer: 1", None, {}))
+
+
+class CountingSelector(selectors.DefaultSelector):
+    """The event loop's selector, counting its turns: the loop polls it exactly once per turn."""
+
+    turns = 0
+
+    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+        self.turns += 1
+        return super().select(timeout)
+
+
+def test_a_gathered_batch_is_one_job_whose_answers_come_back_a_slice_per_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """verl gathers a whole batch at once: its calls reach the scoring thread as one job, and even when every answer
+    is ready before the loop looks (the loop is held still meanwhile) it resumes at most a slice of them per turn,
+    so its other tasks run in between. Before, each answer was a callback of its own and all ran in one turn."""
+    slice_size, items = 4, ITEMS[:24]
+    jobs: list[int] = []
+    submit = offload.ScoringThread.submit
+    monkeypatch.setattr(offload.ScoringThread, "submit", lambda self, job: (jobs.append(len(job.calls)),
+                                                                            submit(self, job))[1])
+    first_call, all_answered = threading.Event(), threading.Event()
+    real = adapter.compute_score
+    answered: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        first_call.set()
+        try:
+            return real(*args, **kwargs)
+        finally:
+            answered.append(1)
+            if len(answered) == len(items):
+                all_answered.set()
+
+    monkeypatch.setattr(adapter, "compute_score", counted)
+    selector = CountingSelector()
+
+    async def batch() -> list[tuple[int, dict[str, Any]]]:
+        async def one(item: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+            record = await adapter.compute_score_async(*_verl_args(item, "numeric"))
+            return selector.turns, record
+
+        with using(Limits(async_answers_per_slice=slice_size)):
+            tasks = [asyncio.ensure_future(one(item)) for item in items]
+        while not first_call.is_set():  # the job has reached the scoring thread
+            await asyncio.sleep(0)
+        assert all_answered.wait(WAIT)  # the loop stands still until every call has been judged
+        return list(await asyncio.gather(*tasks))
+
+    loop = asyncio.SelectorEventLoop(selector)
+    try:
+        got = loop.run_until_complete(batch())
+    finally:
+        loop.close()
+    assert jobs == [len(items)]
+    per_turn = Counter(turn for turn, _ in got)
+    assert max(per_turn.values()) <= slice_size and len(per_turn) >= len(items) // slice_size
+    assert [record for _, record in got] == [real(*_verl_args(item, "numeric")) for item in items]
+
+
+def test_loops_in_two_threads_gathering_at_once_each_get_their_own_answers() -> None:
+    barrier = threading.Barrier(2)
+    got: dict[str, list[dict[str, Any]]] = {}
+
+    def gather_in_a_loop(policy: str) -> None:
+        async def batch() -> list[dict[str, Any]]:
+            barrier.wait(WAIT)
+            return list(await asyncio.gather(*(adapter.compute_score_async(*_verl_args(item, policy))
+                                               for item in ITEMS)))
+
+        got[policy] = asyncio.run(batch())
+
+    threads = [threading.Thread(target=gather_in_a_loop, args=(policy,)) for policy in ("official", "helm")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(WAIT)
+    for policy in ("official", "helm"):
+        assert [record["score"] for record in got[policy]] == [item["expected"][policy]["score"] for item in ITEMS]
+
+
+def test_a_call_that_raises_in_a_gathered_batch_leaves_the_others_their_scores() -> None:
+    async def batch() -> list[Any]:
+        calls = [adapter.compute_score_async(*_verl_args(item, "numeric")) for item in ITEMS[:5]]
+        calls.insert(2, adapter.compute_score_async("progexec/finqa", "Answer: 1", None, {}))
+        return list(await asyncio.gather(*calls, return_exceptions=True))
+
+    got = asyncio.run(batch())
+    assert isinstance(got[2], AdapterInputError) and "no gold" in str(got[2])
+    assert [record["score"] for record in got[:2] + got[3:]] == [item["expected"]["numeric"]["score"]
+                                                                 for item in ITEMS[:5]]
+
+
+def test_a_loop_closed_with_answers_pending_leaves_the_thread_serving_the_next_loop() -> None:
+    started, release = threading.Event(), threading.Event()
+
+    def held() -> str:
+        started.set()
+        assert release.wait(WAIT)
+        return "late"
+
+    async def until_started() -> None:
+        asyncio.ensure_future(asyncio.gather(offload.offloaded(held), offload.offloaded(str, "never awaited")))
+        while not started.is_set():
+            await asyncio.sleep(0)
+
+    loop = asyncio.new_event_loop()
+    with warnings.catch_warnings():  # the pending tasks are destroyed with their loop, as the test means
+        warnings.simplefilter("ignore", ResourceWarning)
+        loop.run_until_complete(until_started())
+        loop.close()
+    release.set()  # the thread now answers a closed loop: it must drop the answers and carry on
+    source, completion, truth, extra = _verl_args(ITEMS[0], "numeric")
+    assert asyncio.run(adapter.compute_score_async(source, completion, truth, extra))["score"] == \
+        ITEMS[0]["expected"]["numeric"]["score"]
+
+
+def test_a_turn_left_unsent_by_a_stopped_loop_is_neither_joined_by_another_loop_nor_lost() -> None:
+    first = asyncio.new_event_loop()
+    submitted: list[asyncio.Future[str]] = []
+
+    def submit_as_the_loop_stops() -> None:
+        submitted.append(offload.submit(str.upper, "sent when its loop runs again"))
+        first.stop()  # the loop ends with this turn, before the call is sent (at its next turn)
+
+    try:
+        first.call_soon(submit_as_the_loop_stops)
+        first.run_forever()
+        pending = submitted[0]
+        assert not pending.done()
+        source, completion, truth, extra = _verl_args(ITEMS[0], "numeric")  # another loop in the same thread: a call
+        # that joined the first loop's turn would be answered on that loop, and this one would wait in vain
+        call = adapter.compute_score_async(source, completion, truth, extra)
+        assert asyncio.run(asyncio.wait_for(call, WAIT))["score"] == ITEMS[0]["expected"]["numeric"]["score"]
+        assert first.run_until_complete(pending) == "SENT WHEN ITS LOOP RUNS AGAIN"
+    finally:
+        first.close()

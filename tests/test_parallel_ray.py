@@ -78,3 +78,27 @@ def test_the_docs_ray_example_of_score_batch_gives_progexec_rewards_records(
     expected = [json.loads(line)["expected"]["numeric"]["score"] for line in lines]
     assert namespace["rewards"] == expected
     assert namespace["first_rewards"] == [1.0]  # subtract(5829, 5735) = 94.0
+
+
+def test_async_ray_actors_gathering_compute_score_async_get_the_gold_sets_scores(cluster: None) -> None:
+    """A reward-loop actor (verl's RewardLoopWorker is an async Ray actor) gathers a whole batch on its own event
+    loop, in its own thread: two such actors at once, each with two batches in flight, get every score."""
+    import json
+
+    @ray.remote
+    class RewardActor:
+        async def scores(self, rows: list[tuple[str, str, str, dict[str, str]]]) -> list[float]:
+            import asyncio
+
+            from progexec.integrations.verl import compute_score_async
+
+            return [record["score"] for record in await asyncio.gather(*(compute_score_async(*row) for row in rows))]
+
+    items = [json.loads(line) for line in gzip.decompress(GOLD_SET.read_bytes()).decode("utf-8").splitlines()[:400]]
+    rows = [("progexec/convfinqa", item["completion"], str(item["gold"]["answer"]),
+             {"program": item["gold"]["program"], "policy": "numeric"}) for item in items]
+    actors = [RewardActor.remote() for _ in range(2)]  # type: ignore[attr-defined]
+    halves = [rows[:200], rows[200:]]
+    calls = [actor.scores.remote(half) for actor in actors for half in halves]
+    expected = [item["expected"]["numeric"]["score"] for item in items]
+    assert [score for got in ray.get(calls) for score in got] == expected * 2

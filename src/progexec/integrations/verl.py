@@ -24,7 +24,7 @@ from typing import Any
 
 # Absolute imports: verl's custom_reward_function.path loads this file by path as a top-level module.
 from progexec.integrations._gold import AdapterInputError, batch_columns, checked_policy, gold_mapping, usable
-from progexec.integrations.offload import offloaded
+from progexec.integrations.offload import submit
 from progexec.reward import RewardResult, RewardStatus, score_completion
 
 DATA_SOURCE_DIALECTS = {"progexec/finqa": "finqa", "progexec/convfinqa": "convfinqa", "progexec/mathqa": "mathqa"}
@@ -75,8 +75,9 @@ def compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_
 async def compute_score_async(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
                               **kwargs: Any) -> dict[str, Any]:
     """:func:`compute_score` for an event loop (verl's reward loop awaits an ``async`` function directly): the
-    work runs on the process's scoring thread (:mod:`progexec.integrations.offload`), so the loop stays free."""
-    return await offloaded(compute_score, data_source, solution_str, ground_truth, extra_info, **kwargs)
+    work runs on the process's scoring thread (:mod:`progexec.integrations.offload`), so the loop stays free; the
+    calls a gathered batch makes in one turn go there as one job, and their answers come back a slice per turn."""
+    return await submit(compute_score, data_source, solution_str, ground_truth, extra_info, **kwargs)
 
 
 def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[Any], ground_truths: Sequence[Any],
