@@ -88,29 +88,44 @@ def _canonical_arg(text: str) -> bool:
 _OP_NAMES = frozenset(ALL_OPS)
 
 
-def _fast_parse(text: str) -> Program | None:
-    """The canonical dataset form (``op(a, b)`` joined by ``", "``), checked against the grammar's own terminals.
+def canonical_steps(text: str) -> list[tuple[str, str, str]] | None:
+    """``(op, arg1, arg2)`` of every step of text in the canonical dataset form (``op(a, b)`` joined by
+    ``", "``), checked against the grammar's own terminals; None when the full LALR parser must decide
+    (a bare literal included).
 
-    Accepts only text that the grammar accepts *and* that the official tokenizer
-    splits into the same steps (no parentheses or ``|`` inside arguments, one
-    space after each comma); returns None when the full LALR parser must decide.
+    Accepts only text that the grammar accepts *and* that the official tokenizer splits into the same
+    steps (no parentheses or ``|`` inside arguments, one space after each comma). The fast parser and
+    the compiler's one pass from text (:mod:`progexec.interp.compiled`) both read programs through it.
     """
+    if "|" in text or "(" not in text or not text.endswith(")") or text != text.strip():
+        return None
+    matches = _arg_pattern().match
+    steps: list[tuple[str, str, str]] = []
+    for chunk in text[:-1].split("), "):
+        op, paren, rest = chunk.partition("(")
+        if not paren or op not in _OP_NAMES or ")" in rest or "(" in rest:
+            return None
+        args = rest.split(", ")
+        if len(args) != 2:
+            return None
+        first, second = args
+        if not (matches(first) and matches(second)):
+            return None
+        steps.append((op, first, second))
+    return steps
+
+
+def _fast_parse(text: str) -> Program | None:
+    """The canonical dataset form as a Program (:func:`canonical_steps`, or one bare literal the grammar
+    reads as one argument); None when the full LALR parser must decide."""
     if "|" in text or text != text.strip():
         return None
     if "(" not in text:
         return Program((), bare=Num(text)) if _canonical_arg(text) else None
-    if not text.endswith(")"):
+    parts = canonical_steps(text)
+    if parts is None:
         return None
-    steps: list[Step] = []
-    for chunk in text[:-1].split("), "):
-        op, paren, rest = chunk.partition("(")
-        if not paren or op not in _OP_NAMES:
-            return None
-        args = rest.split(", ")
-        if len(args) != 2 or not (_canonical_arg(args[0]) and _canonical_arg(args[1])):
-            return None
-        steps.append(step_from_parts(op, args[0], args[1]))
-    return Program(tuple(steps))
+    return Program(tuple(step_from_parts(op, first, second) for op, first, second in parts))
 
 
 def check_program_length(text: str) -> None:

@@ -31,11 +31,12 @@ from typing import Any
 
 from ..core.bytecache import ByteCache, text_size
 from ..core.dataset import Dialect
-from ..core.nodes import Num, Program, Ref, Row
+from ..core.nodes import Num, Program, Ref, Row, Step
 from ..core.errors import ProgramSyntaxError
-from ..grammar.parse import parse_program, parse_token_list
+from ..grammar.parse import canonical_steps, parse_program, parse_token_list
+from ..grammar.tokens import classify_arg
 from ..core.limits import Limits, check_deadline, current, DEFAULT_LIMITS
-from ..core.arithmetic import Float64, LiteralRule, official_str_to_num, sum_left_to_right
+from ..core.arithmetic import Float64, LiteralRule, read_str_to_num, sum_left_to_right
 from ..core.outcome import Outcome
 from ..core.verdict import OfficialVerdict
 from ..core.ops import FINQA_OPS
@@ -141,7 +142,7 @@ def compile_program(program: Program, dialect: Dialect) -> Compiled | None:
     rule = dialect.literals
     official_ok = not program.official_invalid and (program.bare is None or dialect.bare_numbers)
     if program.bare is not None:
-        value = official_str_to_num(program.bare.text, rule)
+        value = read_str_to_num(program.bare.text, rule)
         if value is None or value - value != 0.0:
             return None
         return Compiled(program, [], (), (), (), value, len(program.bare.text), official_ok)
@@ -184,7 +185,7 @@ def compile_program(program: Program, dialect: Dialect) -> Compiled | None:
                 slots.append(target)
             elif kind is Num:
                 text = arg.text  # type: ignore[union-attr]
-                number = official_str_to_num(text, rule)
+                number = read_str_to_num(text, rule)
                 if number is None or number - number != 0.0:
                     return None
                 if len(text) > longest:
@@ -197,6 +198,70 @@ def compile_program(program: Program, dialect: Dialect) -> Compiled | None:
             booleans.add(index)
         ops.append((function, slots[0], slots[1]))
     return Compiled(program, consts, tuple(rows), tuple(reads), tuple(ops), None, longest, official_ok)
+
+
+def compile_text(text: str, dialect: Dialect) -> Compiled | None:
+    """``compile_program(parse_program(text), dialect)`` in one pass over the text: the canonical form
+    (:func:`~progexec.grammar.parse.canonical_steps`) is read, classified, numbered and laid out step by step,
+    with no parser and no cache of its parts; any other text (a bare literal, spaces or parentheses the fast
+    parser leaves to the grammar, a syntax error) goes through the parser and :func:`compile_program`.
+    Both give the same Compiled, Program included (its steps are :func:`classify_arg`'s, as the parser's)."""
+    if len(text) > current().max_program_chars:  # parse_program's first check, under the limits in force
+        return None
+    parts = canonical_steps(text)
+    if parts is None:
+        try:
+            return compile_program(parse_program(text), dialect)
+        except ProgramSyntaxError:
+            return None
+    rule = dialect.literals
+    consts: list[Any] = [None] * len(parts)  # the step results' slots, then the constants
+    rows: list[str] = []
+    reads: list[int] = []
+    ops: list[tuple[Callable[[Any, Any], Any], int, int]] = []
+    steps: list[Step] = []
+    longest = 0
+    booleans: set[int] = set()
+    for index, (op, first, second) in enumerate(parts):
+        spec = _SPECS.get(op)
+        if spec is None:
+            return None
+        args = (classify_arg(first, op), classify_arg(second, op))
+        steps.append(Step(op, args))
+        function, row_op, yes_no = spec
+        if row_op:
+            row = args[0]
+            if type(row) is not Row:
+                return None
+            if row.name in rows:
+                place = rows.index(row.name)
+                reads[place] += 1
+            else:
+                place = len(rows)
+                rows.append(row.name)
+                reads.append(2)
+            ops.append((function, -1 - place, -1 - place))
+            continue
+        slots = []
+        for arg in args:
+            if type(arg) is Ref:
+                target = arg.index  # type: ignore[union-attr]
+                if target >= index or target in booleans:
+                    return None
+                slots.append(target)
+            else:  # a Num: classify_arg makes a Row only of a table op's argument
+                literal = arg.text  # type: ignore[union-attr]
+                number = read_str_to_num(literal, rule)
+                if number is None or number - number != 0.0:
+                    return None
+                if len(literal) > longest:
+                    longest = len(literal)
+                slots.append(len(consts))
+                consts.append(number)
+        if yes_no:
+            booleans.add(index)
+        ops.append((function, slots[0], slots[1]))
+    return Compiled(Program(tuple(steps)), consts, tuple(rows), tuple(reads), tuple(ops), None, longest, True)
 
 
 def _row_values(compiled: Compiled, table: Table | None, limits: Limits, rule: LiteralRule) -> list[list[float]] | None:
@@ -223,7 +288,7 @@ def _row_values(compiled: Compiled, table: Table | None, limits: Limits, rule: L
             for cell in row:
                 if len(cell) > bound:
                     return None
-                number = official_str_to_num(clean_cell(cell), rule)
+                number = read_str_to_num(clean_cell(cell), rule)
                 if number is None or number - number != 0.0:
                     return None
                 numbers.append(number)
@@ -301,16 +366,14 @@ class ProgramCache:
         self.store: ByteCache[tuple[Dialect, object], Compiled | None] = ByteCache()
         self.entries = self.store.entries
 
-    def get(self, dialect: Dialect, key: object, build: Callable[[], Program], limits: Limits) -> Compiled | None:
+    def get(self, dialect: Dialect, key: object, make: Callable[[], Compiled | None], limits: Limits) -> Compiled | None:
+        """The compiled program of ``key``, from the cache or ``make()`` (None: the general path runs it)."""
         cache_key = (dialect, key)
         try:
             return self.entries[cache_key]
         except KeyError:
             pass
-        try:
-            compiled = compile_program(build(), dialect)
-        except ProgramSyntaxError:
-            compiled = None
+        compiled = make()
         if limits.max_compiled_programs:
             self.store.put(cache_key, compiled, entry_bytes(key, compiled), limits.max_compiled_bytes,
                            limits.max_compiled_programs)
@@ -327,6 +390,14 @@ class ProgramCache:
 
 CACHE = ProgramCache()
 """The process's compiled programs (thread-safe: a lookup is one dictionary operation, an insertion holds a lock)."""
+
+
+def _compile_tokens(tokens: tuple[str, ...], dialect: Dialect) -> Compiled | None:
+    """The compiled program of an official token list, or None (a syntax error: the general path names it)."""
+    try:
+        return compile_program(parse_token_list(tokens), dialect)
+    except ProgramSyntaxError:
+        return None
 
 
 def fast_outcome(program: str | Sequence[str], table: Table | None, dialect: Dialect,
@@ -347,12 +418,12 @@ def fast_outcome(program: str | Sequence[str], table: Table | None, dialect: Dia
         if len(program) > chosen.max_program_chars:
             return None
         text = program
-        compiled = CACHE.get(spec, program, lambda: parse_program(text), chosen)
+        compiled = CACHE.get(spec, program, lambda: compile_text(text, spec), chosen)
     else:
         key = tuple(program)
         if not all(type(token) is str for token in key):
             return None
-        compiled = CACHE.get(spec, key, lambda: parse_token_list(key), chosen)
+        compiled = CACHE.get(spec, key, lambda: _compile_tokens(key, spec), chosen)
     if compiled is None:
         return None
     outcome = run_compiled(compiled, table, chosen, spec)
