@@ -91,7 +91,7 @@ def test_generated_programs_compile_alike_in_one_pass(text: str, dialect: str) -
     *(f"add({literal}, 1)" for literal in HOSTILE_LITERALS), "table_sum(net revenue ( loss ), none)",
     "table_max(#0, none)", "add(1, 2), table_sum(a, none), add(#1, #0)", "greater(1, 2), add(#0, 1)",
     "add(1, 2)|", "add(1, 2), ", "add(1, 2),add(3, 4)", "add((1), 2)", "add(1, 2, 3)", "add(1)", "foo(1, 2)",
-    "exp(2, 3)", "add(#0, 1)", "add(1, #1)", "subtract(#00, 1)", "add(#１, 1)", "1,000", "const_5", "",
+    "exp(2, 3)", "add(#0, 1)", "add(1, #1)", "subtract(#00, 1)", "add(#１, 1)", "add(1, 2), add(#0#, 1)", "add(1, 2), add(#0#1, 1)", "1,000", "const_5", "",
     "add(1 ,2)", "add(1, 2))", "add(1, 2) ", "add(1, 1e400)", "add(10 %, 1)", "add(a b, 1)"])
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_edge_texts_compile_alike_in_one_pass(text: str, dialect: str) -> None:

@@ -130,7 +130,7 @@ def execute(item: Item, limits: Limits | None = None, semantics: object = None) 
         found = fast_outcome(item.program, item.table, item.dialect, limits, clock=True)
         if found is not None and (verdict := fast_verdict(*found)) is not None:
             match, reason = gold_match(verdict, item)
-            return Execution(found[0].program, found[1], verdict, None, item, match, reason)
+            return Execution.lazy(found[0], found[1], verdict, item, match, reason)
     return bounded(item, lambda: execute_unbounded(item, semantics),
                    lambda stop: limit_exceeded(item, stop.message, stop.clock), limits)
 

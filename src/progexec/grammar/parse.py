@@ -115,6 +115,13 @@ def canonical_steps(text: str) -> list[tuple[str, str, str]] | None:
     return steps
 
 
+def canonical_literal(text: str) -> bool:
+    """True when text is one bare literal the fast parser takes (the grammar reads it as one argument, the
+    official tokenizer keeps it whole, no surrounding spaces): its Program is ``Program((), bare=Num(text))``."""
+    return ("|" not in text and "(" not in text and ")" not in text and text == text.strip()
+            and bool(_arg_pattern().match(text)))
+
+
 def _fast_parse(text: str) -> Program | None:
     """The canonical dataset form as a Program (:func:`canonical_steps`, or one bare literal the grammar
     reads as one argument); None when the full LALR parser must decide."""
@@ -122,6 +129,12 @@ def _fast_parse(text: str) -> Program | None:
         return None
     if "(" not in text:
         return Program((), bare=Num(text)) if _canonical_arg(text) else None
+    return canonical_program(text)
+
+
+def canonical_program(text: str) -> Program | None:
+    """The Program of text in the canonical form (:func:`canonical_steps`); None for any other text. For such
+    text it is what :func:`parse_program` returns."""
     parts = canonical_steps(text)
     if parts is None:
         return None

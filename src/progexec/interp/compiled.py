@@ -31,10 +31,9 @@ from typing import Any
 
 from ..core.bytecache import ByteCache, text_size
 from ..core.dataset import Dialect
-from ..core.nodes import Num, Program, Ref, Row, Step
+from ..core.nodes import Num, Program, Ref, Row
 from ..core.errors import ProgramSyntaxError
-from ..grammar.parse import canonical_steps, parse_program, parse_token_list
-from ..grammar.tokens import classify_arg
+from ..grammar.parse import canonical_literal, canonical_program, canonical_steps, parse_program, parse_token_list
 from ..core.limits import Limits, check_deadline, current, DEFAULT_LIMITS
 from ..core.arithmetic import Float64, LiteralRule, read_str_to_num, sum_left_to_right
 from ..core.outcome import Outcome
@@ -115,13 +114,14 @@ class Compiled:
     ``outcome`` the Outcome of a program that reads no table, computed once.
     """
 
-    __slots__ = ("program", "consts", "rows", "row_reads", "ops", "bare", "longest", "official_ok", "outcome",
-                 "verdict")
+    __slots__ = ("_program", "source", "consts", "rows", "row_reads", "ops", "bare", "longest", "official_ok",
+                 "outcome", "verdict")
 
-    def __init__(self, program: Program, consts: list[Any], rows: tuple[str, ...], row_reads: tuple[int, ...],
+    def __init__(self, program: Program | None, consts: list[Any], rows: tuple[str, ...], row_reads: tuple[int, ...],
                  ops: tuple[tuple[Callable[[Any, Any], Any], int, int], ...], bare: float | None, longest: int,
-                 official_ok: bool) -> None:
-        self.program = program
+                 official_ok: bool, source: str = "") -> None:
+        self._program = program
+        self.source = source
         self.consts = consts
         self.rows = rows
         self.row_reads = row_reads
@@ -131,6 +131,17 @@ class Compiled:
         self.official_ok = official_ok
         self.outcome: Outcome[float] | None = None
         self.verdict: OfficialVerdict | None = None
+
+    @property
+    def program(self) -> Program:
+        """The parsed program; compiled from canonical text (``source``) it is built on first read, by the parser's
+        own reading of that form (:func:`~progexec.grammar.parse.canonical_program`)."""
+        program = self._program
+        if program is None:
+            program = canonical_program(self.source)
+            assert program is not None, "compile_text keeps only canonical text as a source"
+            self._program = program
+        return program
 
 
 def compile_program(program: Program, dialect: Dialect) -> Compiled | None:
@@ -202,14 +213,23 @@ def compile_program(program: Program, dialect: Dialect) -> Compiled | None:
 
 def compile_text(text: str, dialect: Dialect) -> Compiled | None:
     """``compile_program(parse_program(text), dialect)`` in one pass over the text: the canonical form
-    (:func:`~progexec.grammar.parse.canonical_steps`) is read, classified, numbered and laid out step by step,
-    with no parser and no cache of its parts; any other text (a bare literal, spaces or parentheses the fast
-    parser leaves to the grammar, a syntax error) goes through the parser and :func:`compile_program`.
-    Both give the same Compiled, Program included (its steps are :func:`classify_arg`'s, as the parser's)."""
+    (:func:`~progexec.grammar.parse.canonical_steps`) is read, classified and numbered step by step, with no
+    syntax tree (the Compiled builds its Program on first read) and no cache of its parts, and so is a bare
+    literal the fast parser takes; any other text (spaces or parentheses the fast parser leaves to the grammar,
+    a syntax error) goes through the parser and :func:`compile_program`. Both give the same Compiled.
+
+    Each argument is read as :func:`~progexec.grammar.tokens.classify_arg` reads it: with a ``#``, a reference
+    when it is ``#`` and ASCII digits, else a literal; the first argument of a table op, a row name; any other,
+    a literal."""
     if len(text) > current().max_program_chars:  # parse_program's first check, under the limits in force
         return None
     parts = canonical_steps(text)
     if parts is None:
+        if canonical_literal(text):  # compile_program's reading of a bare literal
+            value = read_str_to_num(text, dialect.literals)
+            if value is None or value - value != 0.0:
+                return None
+            return Compiled(Program((), bare=Num(text)), [], (), (), (), value, len(text), dialect.bare_numbers)
         try:
             return compile_program(parse_program(text), dialect)
         except ProgramSyntaxError:
@@ -219,49 +239,44 @@ def compile_text(text: str, dialect: Dialect) -> Compiled | None:
     rows: list[str] = []
     reads: list[int] = []
     ops: list[tuple[Callable[[Any, Any], Any], int, int]] = []
-    steps: list[Step] = []
     longest = 0
     booleans: set[int] = set()
     for index, (op, first, second) in enumerate(parts):
         spec = _SPECS.get(op)
         if spec is None:
             return None
-        args = (classify_arg(first, op), classify_arg(second, op))
-        steps.append(Step(op, args))
         function, row_op, yes_no = spec
-        if row_op:
-            row = args[0]
-            if type(row) is not Row:
+        if row_op:  # a table op (TABLE_OPS): its first argument is a row name unless it has a '#'
+            if "#" in first:
                 return None
-            if row.name in rows:
-                place = rows.index(row.name)
+            if first in rows:
+                place = rows.index(first)
                 reads[place] += 1
             else:
                 place = len(rows)
-                rows.append(row.name)
+                rows.append(first)
                 reads.append(2)
             ops.append((function, -1 - place, -1 - place))
             continue
         slots = []
-        for arg in args:
-            if type(arg) is Ref:
-                target = arg.index  # type: ignore[union-attr]
+        for arg in (first, second):
+            if "#" in arg and arg[0] == "#" and (digits := arg.replace("#", "")).isdigit() and digits.isascii():
+                target = int(digits)  # a reference, as classify_arg reads it (every '#' removed: '#0#' is #0)
                 if target >= index or target in booleans:
                     return None
                 slots.append(target)
-            else:  # a Num: classify_arg makes a Row only of a table op's argument
-                literal = arg.text  # type: ignore[union-attr]
-                number = read_str_to_num(literal, rule)
-                if number is None or number - number != 0.0:
-                    return None
-                if len(literal) > longest:
-                    longest = len(literal)
-                slots.append(len(consts))
-                consts.append(number)
+                continue
+            number = read_str_to_num(arg, rule)  # a literal: every other argument of an arithmetic op
+            if number is None or number - number != 0.0:
+                return None
+            if len(arg) > longest:
+                longest = len(arg)
+            slots.append(len(consts))
+            consts.append(number)
         if yes_no:
             booleans.add(index)
         ops.append((function, slots[0], slots[1]))
-    return Compiled(Program(tuple(steps)), consts, tuple(rows), tuple(reads), tuple(ops), None, longest, True)
+    return Compiled(None, consts, tuple(rows), tuple(reads), tuple(ops), None, longest, True, text)
 
 
 def _row_values(compiled: Compiled, table: Table | None, limits: Limits, rule: LiteralRule) -> list[list[float]] | None:
@@ -357,6 +372,9 @@ def entry_bytes(key: object, compiled: Compiled | None) -> int:
     return size
 
 
+_ABSENT = object()
+
+
 class ProgramCache:
     """Compiled programs by (dialect, text or token tuple), within ``max_compiled_bytes`` of estimated size
     (:func:`entry_bytes`) and ``max_compiled_programs`` entries (bounds of :class:`~progexec.limits.Limits`; the
@@ -369,10 +387,9 @@ class ProgramCache:
     def get(self, dialect: Dialect, key: object, make: Callable[[], Compiled | None], limits: Limits) -> Compiled | None:
         """The compiled program of ``key``, from the cache or ``make()`` (None: the general path runs it)."""
         cache_key = (dialect, key)
-        try:
-            return self.entries[cache_key]
-        except KeyError:
-            pass
+        found = self.entries.get(cache_key, _ABSENT)  # a miss raises no KeyError: the cold path is the common one
+        if found is not _ABSENT:
+            return found  # type: ignore[return-value]
         compiled = make()
         if limits.max_compiled_programs:
             self.store.put(cache_key, compiled, entry_bytes(key, compiled), limits.max_compiled_bytes,
