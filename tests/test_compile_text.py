@@ -15,7 +15,8 @@ from progexec.core.errors import ProgramSyntaxError
 from progexec.core.nodes import Program
 from progexec.corpus import corpus_items
 from progexec.datasets import get_dataset
-from progexec.grammar.parse import canonical_steps, parse_program
+from progexec.grammar.parse import _arg_pattern, _parser, canonical_program, canonical_steps, parse_program
+from progexec.grammar.tokens import ALL_OPS
 from progexec.interp.compiled import Compiled, compile_program, compile_text, eligible
 
 from .strategies import programs
@@ -96,3 +97,35 @@ def test_generated_programs_compile_alike_in_one_pass(text: str, dialect: str) -
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_edge_texts_compile_alike_in_one_pass(text: str, dialect: str) -> None:
     assert one_pass(text, dialect) == reference(text, dialect)
+
+
+def each_argument_read_whole(text: str) -> bool:
+    """The canonical form checked one argument at a time against the grammar's terminals (before one regex call
+    took a whole program's arguments): the reference for :func:`canonical_steps`."""
+    if "|" in text or "(" not in text or not text.endswith(")") or text != text.strip():
+        return False
+    for chunk in text[:-1].split("), "):
+        op, paren, rest = chunk.partition("(")
+        args = rest.split(", ")
+        if not paren or op not in ALL_OPS or len(args) != 2:
+            return False
+        if any("(" in arg or ")" in arg or not _arg_pattern().match(arg) for arg in args):
+            return False
+    return True
+
+
+ARGUMENT_CHARACTERS = "0123456789#,.%-+eE_ \n\tconst_mabc()|"
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["add", "divide", "table_sum", "greater"]),
+                          st.text(ARGUMENT_CHARACTERS, max_size=8), st.text(ARGUMENT_CHARACTERS, max_size=8)),
+                min_size=1, max_size=3))
+def test_canonical_steps_read_each_argument_by_the_grammar(steps: list[tuple[str, str, str]]) -> None:
+    """canonical_steps takes a text exactly when each argument alone is one of the grammar's arguments, and then
+    the Lark grammar builds the same Program."""
+    text = ", ".join(f"{op}({first}, {second})" for op, first, second in steps)
+    assert (canonical_steps(text) is not None) == each_argument_read_whole(text)
+    program = canonical_program(text)
+    if program is not None:
+        assert _parser().parse(text) == program

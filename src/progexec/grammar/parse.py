@@ -79,6 +79,15 @@ def _arg_pattern() -> re.Pattern[str]:
     return re.compile(rf"(?:{_arg_regex()})\Z")
 
 
+@lru_cache(maxsize=1)
+def _args_pattern() -> re.Pattern[str]:
+    """One or more arguments joined by ``)``, each matched whole by the grammar's argument terminals. No terminal
+    takes a ``)``, and each one's closing lookahead (space, then a comma, a ``)`` or the end) holds before a ``)``
+    exactly as at the end of the text, so on arguments without ``(`` or ``)`` joined by ``)`` it matches exactly
+    when :func:`_arg_pattern` matches each of them: a whole program's arguments in one call."""
+    return re.compile(rf"(?:{_arg_regex()})(?:\)(?:{_arg_regex()}))*\Z")
+
+
 @memo("max_memo_bytes")
 def _canonical_arg(text: str) -> bool:
     """True when the grammar reads ``text`` as one argument and the official tokenizer keeps it whole."""
@@ -99,7 +108,6 @@ def canonical_steps(text: str) -> list[tuple[str, str, str]] | None:
     """
     if "|" in text or "(" not in text or not text.endswith(")") or text != text.strip():
         return None
-    matches = _arg_pattern().match
     steps: list[tuple[str, str, str]] = []
     for chunk in text[:-1].split("), "):
         op, paren, rest = chunk.partition("(")
@@ -108,10 +116,9 @@ def canonical_steps(text: str) -> list[tuple[str, str, str]] | None:
         args = rest.split(", ")
         if len(args) != 2:
             return None
-        first, second = args
-        if not (matches(first) and matches(second)):
-            return None
-        steps.append((op, first, second))
+        steps.append((op, args[0], args[1]))
+    if not _args_pattern().match(")".join(f"{first}){second}" for _, first, second in steps)):
+        return None  # an argument the grammar does not read whole
     return steps
 
 
