@@ -108,16 +108,22 @@ def canonical_steps(text: str) -> list[tuple[str, str, str]] | None:
     """
     if "|" in text or "(" not in text or not text.endswith(")") or text != text.strip():
         return None
+    chunks = text[:-1].split("), ")
+    if text.count("(") != len(chunks) or text.count(")") != len(chunks):
+        return None  # a parenthesis inside an argument (each step has one of each, the last ')' included)
     steps: list[tuple[str, str, str]] = []
-    for chunk in text[:-1].split("), "):
+    rests: list[str] = []
+    for chunk in chunks:
         op, paren, rest = chunk.partition("(")
-        if not paren or op not in _OP_NAMES or ")" in rest or "(" in rest:
+        if not paren or op not in _OP_NAMES:
             return None
         args = rest.split(", ")
         if len(args) != 2:
             return None
         steps.append((op, args[0], args[1]))
-    if not _args_pattern().match(")".join(f"{first}){second}" for _, first, second in steps)):
+        rests.append(rest)
+    # every argument at once, joined by ')': each step's arguments "a, b" hold exactly one ", "
+    if not _args_pattern().match(")".join(rests).replace(", ", ")")):
         return None  # an argument the grammar does not read whole
     return steps
 

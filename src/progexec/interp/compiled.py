@@ -24,6 +24,7 @@ count of steps and characters, so what is kept never depends on the Python versi
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 import time
 from collections.abc import Callable, Sequence
@@ -102,6 +103,44 @@ def eligible(dialect: Dialect) -> Dialect | None:
     return spec
 
 _OK = Status.OK
+
+
+def _slot_setters(cls: type, names: str) -> list[Callable[[Any, Any], None]]:
+    """The setters of a slotted dataclass's fields, which must be exactly those named (see :func:`_ok_outcome`)."""
+    if names.split() != [field.name for field in dataclasses.fields(cls)]:
+        raise TypeError(f"{cls.__name__}'s fields changed: update the fast path's constructors in {__name__}")
+    return [vars(cls)[name].__set__ for name in names.split()]
+
+
+_OUTCOME_SLOTS = _slot_setters(Outcome, "status value raw results step arg message cause")
+_VERDICT_SLOTS = _slot_setters(OfficialVerdict, "valid value leftover")
+
+
+def _ok_outcome(value: float | bool, raw: float | bool, results: tuple[float | bool, ...]) -> Outcome[float]:
+    """``Outcome(Status.OK, value, raw, results)``, written straight into its slots: a frozen dataclass's
+    ``__init__`` reaches each field through ``object.__setattr__``, which costs the cold run more than the
+    arithmetic. The same object, field for field (the corpus tests compare them by repr)."""
+    made: Outcome[float] = Outcome.__new__(Outcome)
+    status, value_, raw_, results_, step, arg, message, cause = _OUTCOME_SLOTS
+    status(made, _OK)
+    value_(made, value)
+    raw_(made, raw)
+    results_(made, results)
+    step(made, None)
+    arg(made, None)
+    message(made, "")
+    cause(made, None)
+    return made
+
+
+def _valid_verdict(value: float | str | None) -> OfficialVerdict:
+    """``OfficialVerdict(True, value)``, written straight into its slots (as :func:`_ok_outcome`)."""
+    made = OfficialVerdict.__new__(OfficialVerdict)
+    valid, value_, leftover = _VERDICT_SLOTS
+    valid(made, True)
+    value_(made, value)
+    leftover(made, None)
+    return made
 
 
 class Compiled:
@@ -235,6 +274,8 @@ def compile_text(text: str, dialect: Dialect) -> Compiled | None:
         except ProgramSyntaxError:
             return None
     rule = dialect.literals
+    removed = rule.removed
+    plain = len(removed) == 1  # read_str_to_num removes one character first: text without it goes to float as is
     consts: list[Any] = [None] * len(parts)  # the step results' slots, then the constants
     rows: list[str] = []
     reads: list[int] = []
@@ -266,7 +307,10 @@ def compile_text(text: str, dialect: Dialect) -> Compiled | None:
                     return None
                 slots.append(target)
                 continue
-            number = read_str_to_num(arg, rule)  # a literal: every other argument of an arithmetic op
+            try:  # a literal: every other argument of an arithmetic op; plain float text is read here at once
+                number = float(arg) if plain and removed not in arg else read_str_to_num(arg, rule)
+            except ValueError:
+                number = read_str_to_num(arg, rule)
             if number is None or number - number != 0.0:
                 return None
             if len(arg) > longest:
@@ -323,7 +367,7 @@ def run_compiled(compiled: Compiled, table: Table | None, limits: Limits, dialec
         return outcome
     if compiled.bare is not None:
         value = compiled.bare
-        outcome = compiled.outcome = Outcome(_OK, round(value, 5), value, (value,))
+        outcome = compiled.outcome = _ok_outcome(round(value, 5), value, (value,))
         return outcome
     slots = compiled.consts.copy()
     if compiled.rows:
@@ -344,9 +388,9 @@ def run_compiled(compiled: Compiled, table: Table | None, limits: Limits, dialec
     final = slots[step - 1]
     results = tuple(slots[:step])
     if type(final) is bool:
-        outcome = Outcome(_OK, final, final, results)
+        outcome = _ok_outcome(final, final, results)
     else:
-        outcome = Outcome(_OK, round(final, 5), final, results)
+        outcome = _ok_outcome(round(final, 5), final, results)
     if not compiled.rows:
         compiled.outcome = outcome  # no table read: the same program always has the same outcome
     return outcome
@@ -459,7 +503,7 @@ def fast_verdict(compiled: Compiled, outcome: Outcome[float]) -> OfficialVerdict
     if outcome is compiled.outcome and compiled.verdict is not None:
         return compiled.verdict  # a program that reads no table: its verdict, like its Outcome, is kept
     value = outcome.value
-    verdict = OfficialVerdict(True, ("yes" if value else "no") if type(value) is bool else value)
+    verdict = _valid_verdict(("yes" if value else "no") if type(value) is bool else value)
     if outcome is compiled.outcome:
         compiled.verdict = verdict
     return verdict
