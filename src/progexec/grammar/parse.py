@@ -146,8 +146,10 @@ def _fast_parse(text: str) -> Program | None:
 
 
 def canonical_program(text: str) -> Program | None:
-    """The Program of text in the canonical form (:func:`canonical_steps`); None for any other text. For such
-    text it is what :func:`parse_program` returns."""
+    """The Program of text in the canonical form (:func:`canonical_steps`, or one bare literal:
+    :func:`canonical_literal`); None for any other text. For such text it is what :func:`parse_program` returns."""
+    if "(" not in text:
+        return Program((), bare=Num(text)) if canonical_literal(text) else None
     parts = canonical_steps(text)
     if parts is None:
         return None
