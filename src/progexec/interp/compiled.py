@@ -284,6 +284,7 @@ def compile_text(text: str, dialect: Dialect) -> Compiled | None:
     rule = dialect.literals
     removed = rule.removed
     plain = len(removed) == 1  # read_str_to_num removes one character first: text without it goes to float as is
+    marker = rule.const_marker  # (a constant goes to read_str_to_num at once: float would only raise)
     consts: list[Any] = [None] * len(parts)  # the step results' slots, then the constants
     rows: list[str] = []
     reads: list[int] = []
@@ -316,7 +317,8 @@ def compile_text(text: str, dialect: Dialect) -> Compiled | None:
                 slots.append(target)
                 continue
             try:  # a literal: every other argument of an arithmetic op; plain float text is read here at once
-                number = float(arg) if plain and removed not in arg else read_str_to_num(arg, rule)
+                number = float(arg) if plain and removed not in arg and marker not in arg \
+                    else read_str_to_num(arg, rule)
             except ValueError:
                 number = read_str_to_num(arg, rule)
             if number is None or number - number != 0.0:
