@@ -29,9 +29,9 @@ def shape(compiled: Compiled | None) -> str | None:
     """Every slot of a Compiled, floats by repr (so ``-0.0`` differs from ``0.0``); functions by name."""
     if compiled is None:
         return None
-    ops = [(function.__name__, first, second) for function, first, second in compiled.ops]
-    return repr((compiled.program, compiled.consts, compiled.rows, compiled.row_reads, ops, compiled.bare,
-                 compiled.longest, compiled.official_ok))
+    ops = [op.__name__ if callable(op) else op for op in compiled.ops]
+    return repr((compiled.program, compiled.consts, compiled.rows, compiled.row_reads, ops, compiled.steps,
+                 compiled.bare, compiled.longest, compiled.official_ok))
 
 
 def reference(text: str, dialect: str) -> str | None:

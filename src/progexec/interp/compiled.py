@@ -155,24 +155,25 @@ class Compiled:
     """A program as a flat op array over one list of slots: step results first (slot k is step k), then the
     constants, then (at negative indices, from the end) the values of the rows the program reads.
 
-    ``ops`` holds ``(function, slot, slot)`` per step; ``rows`` the row names, ``row_reads`` per row 1 +
-    the table steps scanning it (the factor of its cells in the work count); ``bare`` the value of a
-    bare-literal program; ``official_ok`` whether the official evaluator's answer is the contract's;
+    ``ops`` holds ``function, slot, slot`` per step, in one flat tuple (one object per program, not one per
+    step, for the memory kept and the cyclic collector), ``steps`` their count; ``rows`` the row names,
+    ``row_reads`` per row 1 + the table steps scanning it (the factor of its cells in the work count); ``bare``
+    the value of a bare-literal program; ``official_ok`` whether the official evaluator's answer is the contract's;
     ``outcome`` the Outcome of a program that reads no table, computed once.
     """
 
-    __slots__ = ("_program", "source", "consts", "rows", "row_reads", "ops", "bare", "longest", "official_ok",
-                 "outcome", "verdict")
+    __slots__ = ("_program", "source", "consts", "rows", "row_reads", "ops", "steps", "bare", "longest",
+                 "official_ok", "outcome", "verdict")
 
     def __init__(self, program: Program | None, consts: list[Any], rows: tuple[str, ...], row_reads: tuple[int, ...],
-                 ops: tuple[tuple[Callable[[Any, Any], Any], int, int], ...], bare: float | None, longest: int,
-                 official_ok: bool, source: str = "") -> None:
+                 ops: tuple[Any, ...], bare: float | None, longest: int, official_ok: bool, source: str = "") -> None:
         self._program = program
         self.source = source
         self.consts = consts
         self.rows = rows
         self.row_reads = row_reads
         self.ops = ops
+        self.steps = len(ops) // 3
         self.bare = bare
         self.longest = longest
         self.official_ok = official_ok
@@ -211,7 +212,7 @@ def compile_program(program: Program, dialect: Dialect) -> Compiled | None:
     consts: list[Any] = [None] * count  # the step results' slots, then the constants
     rows: list[str] = []
     reads: list[int] = []
-    ops: list[tuple[Callable[[Any, Any], Any], int, int]] = []
+    ops: list[Any] = []  # function, slot, slot per step
     longest = 0
     booleans: set[int] = set()
     for index, step in enumerate(steps):
@@ -231,7 +232,7 @@ def compile_program(program: Program, dialect: Dialect) -> Compiled | None:
                 place = len(rows)
                 rows.append(row.name)
                 reads.append(2)
-            ops.append((function, -1 - place, -1 - place))
+            ops += function, -1 - place, -1 - place
             continue
         slots = []
         for arg in args:
@@ -254,7 +255,7 @@ def compile_program(program: Program, dialect: Dialect) -> Compiled | None:
                 return None
         if yes_no:
             booleans.add(index)
-        ops.append((function, slots[0], slots[1]))
+        ops += function, slots[0], slots[1]
     return Compiled(program, consts, tuple(rows), tuple(reads), tuple(ops), None, longest, official_ok)
 
 
@@ -288,7 +289,7 @@ def compile_text(text: str, dialect: Dialect) -> Compiled | None:
     consts: list[Any] = [None] * len(parts)  # the step results' slots, then the constants
     rows: list[str] = []
     reads: list[int] = []
-    ops: list[tuple[Callable[[Any, Any], Any], int, int]] = []
+    ops: list[Any] = []  # function, slot, slot per step
     longest = 0
     booleans: set[int] = set()
     for index, (op, first, second) in enumerate(parts):
@@ -306,7 +307,7 @@ def compile_text(text: str, dialect: Dialect) -> Compiled | None:
                 place = len(rows)
                 rows.append(first)
                 reads.append(2)
-            ops.append((function, -1 - place, -1 - place))
+            ops += function, -1 - place, -1 - place
             continue
         slots = []
         for arg in (first, second):
@@ -329,7 +330,7 @@ def compile_text(text: str, dialect: Dialect) -> Compiled | None:
             consts.append(number)
         if yes_no:
             booleans.add(index)
-        ops.append((function, slots[0], slots[1]))
+        ops += function, slots[0], slots[1]
     return Compiled(None, consts, tuple(rows), tuple(reads), tuple(ops), None, longest, True, text)
 
 
@@ -370,7 +371,7 @@ def _row_values(compiled: Compiled, table: Table | None, limits: Limits, rule: L
 def run_compiled(compiled: Compiled, table: Table | None, limits: Limits, dialect: Dialect) -> Outcome[float] | None:
     """The Outcome of ``compiled`` over ``table``, equal to the general path's, or None where that path
     must run (any refusal, any bound exceeded)."""
-    if compiled.longest > limits.max_literal_chars or len(compiled.ops) > limits.max_steps:
+    if compiled.longest > limits.max_literal_chars or compiled.steps > limits.max_steps:
         return None
     outcome = compiled.outcome
     if outcome is not None:
@@ -387,7 +388,8 @@ def run_compiled(compiled: Compiled, table: Table | None, limits: Limits, dialec
         slots += rows
     step = 0
     try:
-        for function, first, second in compiled.ops:
+        ops = iter(compiled.ops)
+        for function, first, second in zip(ops, ops, ops):
             result = function(slots[first], slots[second])
             if result - result != 0.0:  # NaN or an infinity: the general path refuses it
                 return None
@@ -422,7 +424,7 @@ def entry_bytes(key: object, compiled: Compiled | None) -> int:
         tokens: tuple[str, ...] = key  # type: ignore[assignment]
         size = text_size(*tokens) + TOKEN_BYTES * len(tokens)
     if compiled is not None:
-        size += STEP_BYTES * max(1, len(compiled.ops))
+        size += STEP_BYTES * max(1, compiled.steps)
     return size
 
 
