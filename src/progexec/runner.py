@@ -48,7 +48,8 @@ def prepare() -> None:
             from .grammar.mathqa_parse import parse_linear
             from .oracle import reference  # noqa: F401  (mpmath: the report's oracle)
 
-            execute_text("add(a (b), 1)", None, default_dataset())
+            for text in ("add(a (b), 1)", "add(1, 2)", "1"):  # the LALR parser; the fast path's regular expressions
+                execute_text(text, None, default_dataset())
             try:
                 parse_linear("add(n0,n1)")
             except ValueError:
@@ -130,7 +131,7 @@ def execute(item: Item, limits: Limits | None = None, semantics: object = None) 
         found = fast_outcome(item.program, item.table, item.dialect, limits, clock=True)
         if found is not None and (verdict := fast_verdict(*found)) is not None:
             match, reason = gold_match(verdict, item)
-            return Execution(found[0].program, found[1], verdict, None, item, match, reason)
+            return Execution.lazy(found[0], found[1], verdict, item, match, reason)
     return bounded(item, lambda: execute_unbounded(item, semantics),
                    lambda stop: limit_exceeded(item, stop.message, stop.clock), limits)
 

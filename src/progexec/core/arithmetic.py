@@ -103,12 +103,13 @@ CONVFINQA_LITERALS = LiteralRule("convfinqa", const_marker="const_")
 """ConvFinQA's: as FinQA's, but a constant must be spelled ``const_``."""
 
 
-@memo("max_memo_bytes")
-def official_str_to_num(text: str, rule: LiteralRule = FINQA_LITERALS) -> float | None:
+def read_str_to_num(text: str, rule: LiteralRule = FINQA_LITERALS) -> float | None:
     """A dialect's official ``str_to_num``: the rule's characters removed, ``float``, then ``%`` / 100.0
     (where the rule has it), then the constant branch.
 
     Returns None where the official function returns ``"n/a"`` or raises (both make the program invalid).
+    Not cached: the compiler reads each literal of a program once, and the compiled program is cached;
+    :func:`official_str_to_num` is the cached form, for the general interpreter's repeated reads.
     """
     text = rule.strip(text)
     try:
@@ -126,6 +127,10 @@ def official_str_to_num(text: str, rule: LiteralRule = FINQA_LITERALS) -> float 
         except ValueError:
             return None
     return None
+
+
+official_str_to_num = memo("max_memo_bytes")(read_str_to_num)
+""":func:`read_str_to_num`, its results kept within ``Limits.max_memo_bytes``."""
 
 
 def official_constant(text: str) -> float:

@@ -79,6 +79,15 @@ def _arg_pattern() -> re.Pattern[str]:
     return re.compile(rf"(?:{_arg_regex()})\Z")
 
 
+@lru_cache(maxsize=1)
+def _args_pattern() -> re.Pattern[str]:
+    """One or more arguments joined by ``)``, each matched whole by the grammar's argument terminals. No terminal
+    takes a ``)``, and each one's closing lookahead (space, then a comma, a ``)`` or the end) holds before a ``)``
+    exactly as at the end of the text, so on arguments without ``(`` or ``)`` joined by ``)`` it matches exactly
+    when :func:`_arg_pattern` matches each of them: a whole program's arguments in one call."""
+    return re.compile(rf"(?:{_arg_regex()})(?:\)(?:{_arg_regex()}))*\Z")
+
+
 @memo("max_memo_bytes")
 def _canonical_arg(text: str) -> bool:
     """True when the grammar reads ``text`` as one argument and the official tokenizer keeps it whole."""
@@ -88,29 +97,63 @@ def _canonical_arg(text: str) -> bool:
 _OP_NAMES = frozenset(ALL_OPS)
 
 
-def _fast_parse(text: str) -> Program | None:
-    """The canonical dataset form (``op(a, b)`` joined by ``", "``), checked against the grammar's own terminals.
+def canonical_steps(text: str) -> list[tuple[str, str, str]] | None:
+    """``(op, arg1, arg2)`` of every step of text in the canonical dataset form (``op(a, b)`` joined by
+    ``", "``), checked against the grammar's own terminals; None when the full LALR parser must decide
+    (a bare literal included).
 
-    Accepts only text that the grammar accepts *and* that the official tokenizer
-    splits into the same steps (no parentheses or ``|`` inside arguments, one
-    space after each comma); returns None when the full LALR parser must decide.
+    Accepts only text that the grammar accepts *and* that the official tokenizer splits into the same
+    steps (no parentheses or ``|`` inside arguments, one space after each comma). The fast parser and
+    the compiler's one pass from text (:mod:`progexec.interp.compiled`) both read programs through it.
     """
-    if "|" in text or text != text.strip():
+    if "|" in text or "(" not in text or not text.endswith(")") or text != text.strip():
         return None
-    if "(" not in text:
-        return Program((), bare=Num(text)) if _canonical_arg(text) else None
-    if not text.endswith(")"):
-        return None
-    steps: list[Step] = []
-    for chunk in text[:-1].split("), "):
+    chunks = text[:-1].split("), ")
+    if text.count("(") != len(chunks) or text.count(")") != len(chunks):
+        return None  # a parenthesis inside an argument (each step has one of each, the last ')' included)
+    steps: list[tuple[str, str, str]] = []
+    rests: list[str] = []
+    for chunk in chunks:
         op, paren, rest = chunk.partition("(")
         if not paren or op not in _OP_NAMES:
             return None
         args = rest.split(", ")
-        if len(args) != 2 or not (_canonical_arg(args[0]) and _canonical_arg(args[1])):
+        if len(args) != 2:
             return None
-        steps.append(step_from_parts(op, args[0], args[1]))
-    return Program(tuple(steps))
+        steps.append((op, args[0], args[1]))
+        rests.append(rest)
+    # every argument at once, joined by ')': each step's arguments "a, b" hold exactly one ", "
+    if not _args_pattern().match(")".join(rests).replace(", ", ")")):
+        return None  # an argument the grammar does not read whole
+    return steps
+
+
+def canonical_literal(text: str) -> bool:
+    """True when text is one bare literal the fast parser takes (the grammar reads it as one argument, the
+    official tokenizer keeps it whole, no surrounding spaces): its Program is ``Program((), bare=Num(text))``."""
+    return ("|" not in text and "(" not in text and ")" not in text and text == text.strip()
+            and bool(_arg_pattern().match(text)))
+
+
+def _fast_parse(text: str) -> Program | None:
+    """The canonical dataset form as a Program (:func:`canonical_steps`, or one bare literal the grammar
+    reads as one argument); None when the full LALR parser must decide."""
+    if "|" in text or text != text.strip():
+        return None
+    if "(" not in text:
+        return Program((), bare=Num(text)) if _canonical_arg(text) else None
+    return canonical_program(text)
+
+
+def canonical_program(text: str) -> Program | None:
+    """The Program of text in the canonical form (:func:`canonical_steps`, or one bare literal:
+    :func:`canonical_literal`); None for any other text. For such text it is what :func:`parse_program` returns."""
+    if "(" not in text:
+        return Program((), bare=Num(text)) if canonical_literal(text) else None
+    parts = canonical_steps(text)
+    if parts is None:
+        return None
+    return Program(tuple(step_from_parts(op, first, second) for op, first, second in parts))
 
 
 def check_program_length(text: str) -> None:

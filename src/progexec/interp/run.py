@@ -51,7 +51,7 @@ def execute_text(text: str, table: Table | None, dialect: Dialect) -> Execution:
     (LIMIT_EXCEEDED, naming the bound, for text over ``max_program_chars``)."""
     found = fast_outcome(text, table, dialect)  # the compiled fast path; None: the general path decides
     if found is not None and (verdict := fast_verdict(*found)) is not None:
-        return Execution(found[0].program, found[1], verdict)
+        return Execution.lazy(found[0], found[1], verdict)
     spec = dialect
     try:
         program = spec.parse(text)
@@ -68,7 +68,7 @@ def execute_tokens(tokens: Sequence[str], table: Table | None, dialect: Dialect)
     """Run the official token-list form (``[..., "EOF"]``)."""
     found = fast_outcome(tokens, table, dialect)  # the compiled fast path; None: the general path decides
     if found is not None and (verdict := fast_verdict(*found)) is not None:
-        return Execution(found[0].program, found[1], verdict)
+        return Execution.lazy(found[0], found[1], verdict)
     spec = dialect
     try:
         program = parse_token_list(tokens)
