@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from ..core.limits import current
 from .markup import unmarked
 from .numbers import COMPARISON, normalise
+from .scan import line_matches
 
 
 _FENCE = re.compile(r"```([^`\n]*)\n(.*?)```", re.DOTALL)
@@ -30,9 +31,13 @@ _CALL_START = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*\(")
 _ONE_TOKEN = re.compile(r"[-+]?[0-9][0-9,.]*%?")
 """A ``Program:`` line that is one number is a one-token program (ConvFinQA's ``206588``)."""
 _PROGRAM_MARKER = re.compile(r"(?im)^[ \t>*_#-]*program[ \t*_]*[:：][ \t*_]*(.*)$")
+_PROGRAM_KEYWORDS = ("program",)
+"""What every :data:`_PROGRAM_MARKER` match holds (matched within one line): only lines holding it are searched."""
 _ANSWER_MARKER = re.compile(
     r"(?i)(?:\bfinal[ \t]+answer|\banswer)[ \t*_]*[:：]|####"
     r"|\bthe[ \t]+(?:(?:final|correct|right)[ \t]+)?(?:answer|option|choice)[ \t]+is\b[ \t]*:?")
+_ANSWER_KEYWORDS = ("answer", "option", "choice", "####")
+"""What every :data:`_ANSWER_MARKER` match holds (matched within one line): only lines holding one are searched."""
 _EMPTY_REST = re.compile(r"[ \t*_:]*")
 _HEDGE_WORDS = r"or|alternatively|maybe|perhaps|possibly|possible|could|might|otherwise|else|either|instead|if[ \t]+not"
 _HEDGE_IN_LINE = re.compile(rf"\b(?:{_HEDGE_WORDS})\b", re.IGNORECASE)
@@ -134,7 +139,7 @@ def _programs(text: str) -> tuple[str, ...]:
             found.append(_one_line(body))
         if len(found) >= current().max_program_candidates:
             return tuple(found)
-    for marker in _PROGRAM_MARKER.finditer(text):
+    for marker in line_matches(_PROGRAM_MARKER, text, _PROGRAM_KEYWORDS):
         body = marker.group(1).strip().strip("`*_").strip()
         if _CALL_START.match(body) or _ONE_TOKEN.fullmatch(body):
             found.append(body)
@@ -198,7 +203,7 @@ def _after_box(text: str, start: int) -> str:
 def _marked(text: str) -> tuple[str, ...]:
     """Every marker's span: the rest of its line up to the next marker; when that rest is empty
     (``**Answer:**`` alone), the next non-empty line."""
-    markers = list(_ANSWER_MARKER.finditer(text))
+    markers = line_matches(_ANSWER_MARKER, text, _ANSWER_KEYWORDS)
     found: list[str] = []
     for index, marker in enumerate(markers):
         stop = markers[index + 1].start() if index + 1 < len(markers) else len(text)

@@ -46,6 +46,7 @@ _YES_OR_NO = re.compile(r"\b(?:yes|no)\b[ \t]*(?:/|\bor\b|\band\b)[ \t]*(?:yes|n
 _LETTER_ALONE = re.compile(r"[(\[]?([a-e])[)\]]?[.:]?|([a-e]) ?\).*", re.IGNORECASE | re.DOTALL)
 _LETTER_NAMED = re.compile(r"\b(?:option|choice)[ \t]*[:#]?[ \t]*\(?([a-e])\b\)?|\(([a-e])\)", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
+_SPACES = re.compile(r"\s+")
 COMPARISON = re.compile(r"!=|<=|>=|==|=/=|<>|[≠≤≥]|\\(?:neq?|leq?|geq?|leqslant|geqslant)(?![A-Za-z])")
 """A comparison makes an answer a statement, not a value: ``6 != 5`` is unreadable, never its right-hand 5."""
 _MALFORMED = re.compile(r"\.[0-9]")
@@ -71,6 +72,9 @@ _REPLACEMENTS = (
     ("\\textbf", ""), ("\\text", ""), ("\\mathrm", ""), ("\\mathbf", ""), ("\\left", ""), ("\\right", ""),
     ("{", ""), ("}", ""),
 )
+
+_ASCII_MARKUP = frozenset("*`\\{}")
+"""The ASCII characters some old text of :data:`_REPLACEMENTS` holds: an ASCII text without them is left as it is."""
 
 
 class ReadKind(enum.Enum):
@@ -109,7 +113,16 @@ class Reading:
 def normalise(text: str) -> str:
     """Drop zero-width characters and struck-out text (:mod:`.markup`), unify minus signs, dashes and spaces,
     mark powers, drop Markdown emphasis and simple LaTeX markup."""
-    text = latex_fractions(unify_signs(unmarked(text)))
+    text = unmarked(text)
+    if text.isascii():  # no minus sign, dash or superscript to unify, and only ASCII markup to drop
+        if "**" in text:
+            text = unify_signs(text)
+        if "frac" in text:
+            text = latex_fractions(text)
+        if _ASCII_MARKUP.isdisjoint(text):
+            return text
+    else:
+        text = latex_fractions(unify_signs(text))
     for old, new in _REPLACEMENTS:
         text = text.replace(old, new)
     return text
@@ -185,7 +198,7 @@ def _letter(text: str) -> Reading | None:
 
 def _collapse(text: str) -> str:
     """Every whitespace run as one space (kept at the ends, so adjacency to the number is kept)."""
-    return re.sub(r"\s+", " ", text)
+    return _SPACES.sub(" ", text)
 
 
 def count_numbers(text: str) -> int:

@@ -1,0 +1,66 @@
+"""The reward's fast paths give what the general path gives: the line-bound marker scans
+(:mod:`progexec.reward.scan`) the matches of the whole-text ``finditer``, and the skipped steps of
+``normalise`` and ``rewrite`` nothing those steps would have changed."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import example, given, settings, strategies as st
+
+from progexec.reward import extract, forms, numbers
+from progexec.reward.markup import unmarked
+from progexec.reward.scan import fold, line_matches
+
+FRAGMENTS = ["Answer:", "ANSWER :", "answer", "Final Answer:", "final \t answer:", "the answer is", "The correct option is",
+             "THE CHOICE IS:", "####", "Program:", "> **program** :", "PROGRAM：", "option", "choice", "\n", " ", "\t",
+             "5", "1,234.5", "x", "é", "ſ", "ı", "İ", "\u212a", "anſwer:", "fınal answer:", "answ", "er:", "#", "the",
+             "~~6~~", "<s>7</s>", "5\u0336", "\u200b", "−5", "–5", "— 5", "²", "**", "10**5", "\\frac{1}{2}", "1/2", "3/0",
+             "5 \\times 10^{3}", "2^3", "1 234 567", "`", "\\%", "{,}", "\\text{", "}", "\u00a0", "\uff05", "\\cdot"]
+texts = st.lists(st.sampled_from(FRAGMENTS), max_size=24).map("".join) | st.text(max_size=60)
+
+
+@settings(max_examples=600, deadline=None)
+@given(texts)
+@example("fİnal answer: 5")  # U+0130 lower-cases to two characters: folded first, so indices still agree
+@example("x\nanſwer: 5\nthe option is 6")
+def test_line_matches_are_the_whole_text_matches(text: str) -> None:
+    for pattern, keywords in ((extract._ANSWER_MARKER, extract._ANSWER_KEYWORDS),
+                              (extract._PROGRAM_MARKER, extract._PROGRAM_KEYWORDS)):
+        fast = [(match.span(), match.groups()) for match in line_matches(pattern, text, keywords)]
+        assert fast == [(match.span(), match.groups()) for match in pattern.finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts)
+def test_fold_keeps_every_index(text: str) -> None:
+    assert len(fold(text)) == len(text)
+
+
+def _normalise_every_step(text: str) -> str:
+    text = forms.latex_fractions(forms.unify_signs(unmarked(text)))
+    for old, new in numbers._REPLACEMENTS:
+        text = text.replace(old, new)
+    return text
+
+
+def _rewrite_every_step(text: str) -> str:
+    text = forms._SPACED_THOUSANDS.sub(lambda match: match.group(0).replace(" ", ""), text)
+    text = forms._SCIENTIFIC.sub(lambda match: forms._power(float(match.group(1)), match.group(2), 10.0), text)
+    text = forms._POWER.sub(lambda match: forms._power(1.0, match.group(2), float(match.group(1))), text)
+    text = forms._FRACTION.sub(forms._fraction, text)
+    return forms.REFUSED if forms._LEFTOVER_POWER.search(text) else text
+
+
+@settings(max_examples=600, deadline=None)
+@given(texts)
+@example("10**5 or 2^3")
+def test_normalise_and_rewrite_skip_only_what_changes_nothing(text: str) -> None:
+    assert numbers.normalise(text) == _normalise_every_step(text)
+    assert forms.rewrite(text) == _rewrite_every_step(text)
+
+
+def test_a_keyword_split_by_a_line_break_is_no_marker() -> None:
+    text = "answ\ner: 5\nAnswer : 6"
+    assert [match.group(0) for match in line_matches(extract._ANSWER_MARKER, text, extract._ANSWER_KEYWORDS)] \
+        == ["Answer :"] == [match.group(0) for match in re.finditer(extract._ANSWER_MARKER, text)]
