@@ -47,6 +47,8 @@ _LETTER_ALONE = re.compile(r"[(\[]?([a-e])[)\]]?[.:]?|([a-e]) ?\).*", re.IGNOREC
 _LETTER_NAMED = re.compile(r"\b(?:option|choice)[ \t]*[:#]?[ \t]*\(?([a-e])\b\)?|\(([a-e])\)", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
 _SPACES = re.compile(r"\s+")
+_NO_PREFIX = _PREFIX.search("")
+"""What :data:`_PREFIX` finds before a number that opens its text (no sign, no parenthesis), found once."""
 COMPARISON = re.compile(r"!=|<=|>=|==|=/=|<>|[≠≤≥]|\\(?:neq?|leq?|geq?|leqslant|geqslant)(?![A-Za-z])")
 """A comparison makes an answer a statement, not a value: ``6 != 5`` is unreadable, never its right-hand 5."""
 _MALFORMED = re.compile(r"\.[0-9]")
@@ -176,12 +178,7 @@ def read_answer(text: str, letters: bool = False) -> Reading:
     others = sum(1 for word in words if word not in UNIT_WORDS)
     if others > current().max_prose_words or "n/a" in plain.lower() or any(word in _NEGATIONS for word in words):
         return Reading(ReadKind.PROSE, text, count=others)
-    number = _number(plain, matches[0])
-    return number if number.kind is ReadKind.NOTHING else _as_written(number, text)
-
-
-def _as_written(reading: Reading, text: str) -> Reading:
-    return Reading(reading.kind, text, reading.value, reading.raw, reading.factor, reading.count, reading.half_unit)
+    return _number(plain, matches[0], text)
 
 
 def _letter(text: str) -> Reading | None:
@@ -210,26 +207,31 @@ def count_numbers(text: str) -> int:
     return count
 
 
-def _number(text: str, match: re.Match[str]) -> Reading:
+def _number(text: str, match: re.Match[str], written: str) -> Reading:
+    """The one number ``match`` of ``text`` read with its sign, ``%`` or scale word; the reading shows ``written``
+    (the answer as written; an unreadable number shows ``text``)."""
     digits = match.group(0)
-    if len(digits) > current().max_number_chars:
+    limits = current()
+    if len(digits) > limits.max_number_chars:
         return Reading(ReadKind.NOTHING, text)
     magnitude = float(digits.replace(",", ""))
-    prefix = _PREFIX.search(_collapse(text[max(0, match.start() - current().number_context_chars):match.start()]))
+    start = match.start()
+    before = text[max(0, start - limits.number_context_chars):start]
+    prefix = _PREFIX.search(_collapse(before)) if before else _NO_PREFIX
     negative = prefix is not None and "-" in (prefix.group(2) + prefix.group(3))
     factor, rest = _factor(text[match.end():])
     if prefix is not None and prefix.group(1) == "(":
-        close = _CLOSE.match(_collapse(rest[:current().number_context_chars]))
+        close = _CLOSE.match(_collapse(rest[:limits.number_context_chars]))
         if close is not None:
             negative = True
             if factor == 1.0:  # "(4.5) million": the scale word after the parenthesis
-                factor, _ = _factor(_collapse(rest[:current().number_context_chars])[close.end():])
+                factor, _ = _factor(_collapse(rest[:limits.number_context_chars])[close.end():])
     raw = -magnitude if negative else magnitude
     # % divides, as the official str_to_num does (and basis points by 10,000), so 12.5% is exactly 0.125
     value = raw / 100.0 if factor == 0.01 else raw / 10_000.0 if factor == BASIS_POINT else raw * factor
     if not math.isfinite(value):
         return Reading(ReadKind.NOTHING, text)
-    return Reading(ReadKind.NUMBER, text, value, raw, factor, 1, _half_unit(digits, factor))
+    return Reading(ReadKind.NUMBER, written, value, raw, factor, 1, _half_unit(digits, factor))
 
 
 def _factor(rest: str) -> tuple[float, str]:
