@@ -1,6 +1,7 @@
 """The reward's fast paths give what the general path gives: the line-bound marker scans
-(:mod:`progexec.reward.scan`) the matches of the whole-text ``finditer``, and the skipped steps of
-``normalise`` and ``rewrite`` nothing those steps would have changed."""
+(:mod:`progexec.reward.scan`) the matches of the whole-text ``finditer``, the skipped steps of
+``normalise`` and ``rewrite`` nothing those steps would have changed, and an output line written
+straight from its result (:mod:`progexec.reward.outline`) the JSON encoder's text of its record."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import re
 
 from hypothesis import example, given, settings, strategies as st
 
+from progexec.records import dumps
 from progexec.reward import extract, forms, numbers
 from progexec.reward.markup import unmarked
+from progexec.reward.model import Policy, RewardStatus, make_result
+from progexec.reward.outline import result_line
 from progexec.reward.scan import fold, line_matches
 
 FRAGMENTS = ["Answer:", "ANSWER :", "answer", "Final Answer:", "final \t answer:", "the answer is", "The correct option is",
@@ -64,3 +68,28 @@ def test_a_keyword_split_by_a_line_break_is_no_marker() -> None:
     text = "answ\ner: 5\nAnswer : 6"
     assert [match.group(0) for match in line_matches(extract._ANSWER_MARKER, text, extract._ANSWER_KEYWORDS)] \
         == ["Answer :"] == [match.group(0) for match in re.finditer(extract._ANSWER_MARKER, text)]
+
+
+ids = st.none() | st.text(max_size=8) | st.integers() | st.floats() | st.booleans() | st.just(2 ** 1100)
+values = st.none() | st.booleans() | st.floats() | st.integers(-5, 5)
+
+
+@settings(max_examples=600, deadline=None)
+@given(ids, st.integers(1, 10 ** 6), st.sampled_from(list(RewardStatus)), st.sampled_from(list(Policy)),
+       st.none() | st.text(max_size=12), values)
+@example("\u2028\"\\\x00é\ud800", 3, RewardStatus.OK, Policy.NUMERIC, "\ud800\"", float("nan"))
+def test_an_output_line_is_the_encoders_text_of_its_record(item_id: object, line: int, status: RewardStatus,
+                                                          policy: Policy, extracted: str | None, value: object) -> None:
+    result = make_result(status, policy, extracted=extracted, value=value,  # type: ignore[arg-type]
+                         **{name: "x\n\"é" for name in ("gold", "dialect", "count", "detail", "what", "size", "limit",
+                                                       "name", "factor", "got", "want")})
+    record = {"id": item_id, "line": line, **result.record()}
+    try:
+        expected: str | type[Exception] = dumps(record)
+    except (ValueError, TypeError) as error:
+        expected = type(error)
+    try:
+        got: str | type[Exception] = result_line(item_id, line, result)
+    except (ValueError, TypeError) as error:
+        got = type(error)
+    assert got == expected

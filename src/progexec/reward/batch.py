@@ -24,6 +24,7 @@ from ..records import dumps
 from .core import score_completion
 from .gold import GoldRecord, parse_policy
 from .model import Policy, RewardResult, RewardStatus, make_result, DEFAULT_POLICY
+from .outline import result_line
 from ..core.plural import plural
 from ..core.errors import InputError
 
@@ -40,34 +41,44 @@ def score_item(item: object, line: int, default_policy: Policy | None = None, *,
     ``readable`` says the object was decoded by the readers (:func:`progexec.jsonrecords.decode`, the list
     reader), which refuse a huge integer and text that is not valid Unicode themselves, so it is not walked
     again for them (that walk over every string of the record was the largest single cost of a line)."""
+    return _record(*judge_item(item, line, default_policy, readable=readable))
+
+
+Judged = tuple[Any, int, RewardResult]
+"""One judged input: its id, its line number and its result (what an output line is written from)."""
+
+
+def judge_item(item: object, line: int, default_policy: Policy | None = None, *, readable: bool = False,
+               ) -> Judged:
+    """:func:`score_item` before its record is built."""
     item_id: Any = None
     if not isinstance(item, Mapping):
-        return _bad(None, line, f"line {line}: an input line is a JSON object, got {type(item).__name__}",
-                    default_policy)
+        return _bad_judged(None, line, f"line {line}: an input line is a JSON object, got {type(item).__name__}",
+                           default_policy)
     unreadable = None if readable else unreadable_reason(item)
     if unreadable is not None:  # a huge integer or a lone surrogate kept in place by a lenient decoder
-        return _bad(None, line, f"line {line} {unreadable}", default_policy)
+        return _bad_judged(None, line, f"line {line} {unreadable}", default_policy)
     item_id = item.get("id")
     if not _usable_id(item_id):
-        return _bad(None, line, f"line {line}: id must be a string, a number of magnitude at most 1.8e308, "
-                    "or null", default_policy)
+        return _bad_judged(None, line, f"line {line}: id must be a string, a number of magnitude at most 1.8e308, "
+                           "or null", default_policy)
     completion, gold = item.get("completion"), item.get("gold")
     if not isinstance(completion, str):
-        return _bad(item_id, line, f"line {line}: completion must be a string, got {type(completion).__name__}",
-                    default_policy)
+        return _bad_judged(item_id, line, f"line {line}: completion must be a string, got "
+                           f"{type(completion).__name__}", default_policy)
     if not isinstance(gold, (Mapping, str)):
-        return _bad(item_id, line, f"line {line}: gold must be an object (or its JSON text), got "
-                    f"{type(gold).__name__}", default_policy)
+        return _bad_judged(item_id, line, f"line {line}: gold must be an object (or its JSON text), got "
+                           f"{type(gold).__name__}", default_policy)
     policy: Policy | str | None = item.get("policy")
     if policy is not None:
         try:
             policy = parse_policy(policy)
         except InputError:
-            return _record(item_id, line, make_result(RewardStatus.BAD_POLICY, default_policy or DEFAULT_POLICY,
-                                                      name=str(policy)[:100]))
+            return item_id, line, make_result(RewardStatus.BAD_POLICY, default_policy or DEFAULT_POLICY,
+                                              name=str(policy)[:100])
     elif not (isinstance(gold, Mapping) and gold.get("policy") is not None):
         policy = default_policy
-    return _record(item_id, line, score_completion(completion, cached_gold(gold), policy=policy))
+    return item_id, line, score_completion(completion, cached_gold(gold), policy=policy)
 
 
 def _usable_id(item_id: object) -> bool:
@@ -83,10 +94,15 @@ def _usable_id(item_id: object) -> bool:
 def score_record(record: Record, default_policy: Policy | None = None) -> dict[str, Any]:
     """One record from the readers to its output record (an unreadable record is bad_input naming its line).
     A Record is the readers': its value holds no huge integer and no lone surrogate (they refuse both)."""
+    return _record(*judge_record(record, default_policy))
+
+
+def judge_record(record: Record, default_policy: Policy | None = None) -> Judged:
+    """:func:`score_record` before its record is built."""
     if record.error is not None:
-        return _bad(None, record.number, record.error if record.error.startswith(("line", "item")) else
-                    f"line {record.number}: {record.error}", default_policy)
-    return score_item(record.value, record.number, default_policy, readable=True)
+        return _bad_judged(None, record.number, record.error if record.error.startswith(("line", "item")) else
+                           f"line {record.number}: {record.error}", default_policy)
+    return judge_item(record.value, record.number, default_policy, readable=True)
 
 
 def score_records(records: Sequence[Record], default_policy: Policy | None = None) -> list[dict[str, Any]]:
@@ -100,10 +116,10 @@ def score_chunk(records: Sequence[Record], default_policy: Policy | None = None)
     out: list[str] = []
     counts: dict[str, int] = {}
     for record in records:
-        result = score_record(record, default_policy)
-        status = result["status"]
+        item_id, line, result = judge_record(record, default_policy)
+        status = result.status.label
         counts[status] = counts.get(status, 0) + 1
-        out.append(dumps(result))
+        out.append(result_line(item_id, line, result))
     out.append("")
     return ("\n".join(out) if len(out) > 1 else ""), counts
 
@@ -240,7 +256,11 @@ def _record(item_id: Any, line: int, result: RewardResult) -> dict[str, Any]:
 
 
 def _bad(item_id: Any, line: int, detail: str, policy: Policy | None) -> dict[str, Any]:
-    return _record(item_id, line, make_result(RewardStatus.BAD_INPUT, policy or DEFAULT_POLICY, detail=detail))
+    return _record(*_bad_judged(item_id, line, detail, policy))
+
+
+def _bad_judged(item_id: Any, line: int, detail: str, policy: Policy | None) -> Judged:
+    return item_id, line, make_result(RewardStatus.BAD_INPUT, policy or DEFAULT_POLICY, detail=detail)
 
 
 def score_batch(inputs: Sequence[str | bytes | Mapping[str, Any]], policy: Policy | str | None = None,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ..core.limits import current
 from .markup import unmarked
 from .numbers import COMPARISON, normalise
-from .scan import line_matches
+from .scan import fold, line_matches
 
 
 _FENCE = re.compile(r"```([^`\n]*)\n(.*?)```", re.DOTALL)
@@ -74,7 +74,8 @@ def find(completion: str) -> Found:
     text = unmarked(without_reasoning(completion))
     tags, outside = _answer_tags(text)
     if not tags:
-        return Found(_programs(text), _boxed(text), _marked(text), _bare_line(text))
+        folded = fold(text)  # once for both marker scans
+        return Found(_programs(text, folded), _boxed(text), _marked(text, folded), _bare_line(text))
     programs = list(_programs(outside))
     spans: list[str] = []
     for tag, end in tags:
@@ -131,7 +132,7 @@ def _answer_tags(text: str) -> tuple[list[tuple[str, int]], str]:
     return tags, "".join(outside)
 
 
-def _programs(text: str) -> tuple[str, ...]:
+def _programs(text: str, folded: str | None = None) -> tuple[str, ...]:
     found: list[str] = []
     for fence in _FENCE.finditer(text):
         tag, body = fence.group(1).strip().lower(), fence.group(2).strip()
@@ -139,7 +140,7 @@ def _programs(text: str) -> tuple[str, ...]:
             found.append(_one_line(body))
         if len(found) >= current().max_program_candidates:
             return tuple(found)
-    for marker in line_matches(_PROGRAM_MARKER, text, _PROGRAM_KEYWORDS):
+    for marker in line_matches(_PROGRAM_MARKER, text, _PROGRAM_KEYWORDS, folded):
         body = marker.group(1).strip().strip("`*_").strip()
         if _CALL_START.match(body) or _ONE_TOKEN.fullmatch(body):
             found.append(body)
@@ -200,10 +201,10 @@ def _after_box(text: str, start: int) -> str:
     return offered + _hedge_lines(text, rest, line_end, len(text))
 
 
-def _marked(text: str) -> tuple[str, ...]:
+def _marked(text: str, folded: str | None = None) -> tuple[str, ...]:
     """Every marker's span: the rest of its line up to the next marker; when that rest is empty
     (``**Answer:**`` alone), the next non-empty line."""
-    markers = line_matches(_ANSWER_MARKER, text, _ANSWER_KEYWORDS)
+    markers = line_matches(_ANSWER_MARKER, text, _ANSWER_KEYWORDS, folded)
     found: list[str] = []
     for index, marker in enumerate(markers):
         stop = markers[index + 1].start() if index + 1 < len(markers) else len(text)
