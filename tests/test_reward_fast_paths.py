@@ -1,7 +1,9 @@
 """The reward's fast paths give what the general path gives: the line-bound marker scans
 (:mod:`progexec.reward.scan`) the matches of the whole-text ``finditer``, the skipped steps of
 ``normalise`` and ``rewrite`` nothing those steps would have changed, and an output line written
-straight from its result (:mod:`progexec.reward.outline`) the JSON encoder's text of its record."""
+straight from its result (:mod:`progexec.reward.outline`) the JSON encoder's text of its record, and a
+line read field by field with its gold found by its JSON text (:mod:`progexec.reward.linefields`) the
+judgement of the line's Record."""
 
 from __future__ import annotations
 
@@ -9,8 +11,9 @@ import re
 
 from hypothesis import example, given, settings, strategies as st
 
+from progexec.jsonrecords import Record, line_record
 from progexec.records import dumps
-from progexec.reward import extract, forms, numbers
+from progexec.reward import batch, extract, forms, numbers
 from progexec.reward.markup import unmarked
 from progexec.reward.model import Policy, RewardStatus, make_result
 from progexec.reward.outline import result_line
@@ -93,3 +96,38 @@ def test_an_output_line_is_the_encoders_text_of_its_record(item_id: object, line
     except (ValueError, TypeError) as error:
         got = type(error)
     assert got == expected
+
+
+GOLD_TEXTS = ['{"answer": 94.0, "table": [["", "2019"], ["revenue", "$ 94"]], "unit": "million"}',
+              '{"answer": 94.0, "table": [["", "2019"], ["revenue", "$ 94"]], "unit": "million", "policy": "official"}',
+              '{"program": "add(1, 2)", "policy": "numeric"}', '{"answer": 1}', '{"answer": 1.0}', '{"answer": true}',
+              '{"answer": -0.0}', '"0.5"', '"{\\"answer\\": 0.5, \\"policy\\": \\"official\\"}"', '{"answer": "yes"}',
+              '{"answer": NaN}', '{"answer": 1e400}', '{"answer": ' + "7" * 5000 + "}", '{"answer": "\\ud800"}',
+              '{"answer": 3, "options": "a ) 3 , b ) 4", "dialect": "mathqa"}', '{"answer": [1]}', "[1]", "null",
+              '{"answer": 5, "table": ' + "[" * 300 + "]" * 300 + "}", '{"answer": 5}, "gold": {"answer": 6}']
+LINE_SHAPES = ['{{"id": {id}, "completion": {completion}, "gold": {gold}}}',
+               '{{"id": {id}, "completion": {completion}, "gold": {gold}, "policy": "official"}}',
+               '{{"gold": {gold}, "policy": "helm", "completion": {completion}, "id": {id}}}',
+               '{{"id": {id}, "completion": {completion}, "gold": {gold}, "policy": "nope"}}',
+               '{{"id": {id}, "completion": {completion}}}', '{{"id": {id}, "completion": {completion}, "gold": {gold}',
+               '  {{"id": {id}, "completion": {completion}, "gold": {gold}, "extra": 1e400}}  ', "", "  ", "[1, 2]"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(LINE_SHAPES), st.sampled_from(GOLD_TEXTS),
+                          st.sampled_from(['"a"', "7", "1e400", "null", "[1]", "true", "2.5"]),
+                          st.sampled_from(['"Answer: $94 million"', '"Answer: 1"', '"Answer: yes"', "5", '"\\ud800"',
+                                           '"Program: add(1, 2)"', '"The answer is (a)"'])), max_size=12),
+       st.sampled_from([None, Policy.HELM]))
+@example([(LINE_SHAPES[0], GOLD_TEXTS[8], "7", '"Answer: 1"')], Policy.HELM)  # a gold text naming a policy names none
+@example([(LINE_SHAPES[0], GOLD_TEXTS[1], "7", '"Answer: 1"')], Policy.HELM)  # a gold object naming one does
+def test_lines_read_field_by_field_are_judged_as_their_records(picks: list[tuple[str, str, str, str]],
+                                                               default: Policy | None) -> None:
+    batch._CACHE.clear()
+    lines: list[str | Record] = []
+    for shape, gold, item_id, completion in picks:
+        lines += [shape.format(gold=gold, id=item_id, completion=completion)] * 2  # the second finds its gold cached
+    records = [record for number, line in enumerate(lines, 1) if (record := line_record(str(line), number)) is not None]
+    expected = batch.score_chunk(records, default)
+    batch._CACHE.clear()
+    assert batch.score_line_chunk((1, lines), default) == expected
