@@ -13,7 +13,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from progexec.jsonrecords import Record, line_record
 from progexec.records import dumps
-from progexec.reward import batch, extract, forms, numbers
+from progexec.reward import batch, extract, forms, numbers, scan
 from progexec.reward.markup import unmarked
 from progexec.reward.model import Policy, RewardStatus, make_result
 from progexec.reward.outline import result_line
@@ -32,10 +32,18 @@ texts = st.lists(st.sampled_from(FRAGMENTS), max_size=24).map("".join) | st.text
 @example("fİnal answer: 5")  # U+0130 lower-cases to two characters: folded first, so indices still agree
 @example("x\nanſwer: 5\nthe option is 6")
 def test_line_matches_are_the_whole_text_matches(text: str) -> None:
-    for pattern, keywords in ((extract._ANSWER_MARKER, extract._ANSWER_KEYWORDS),
-                              (extract._PROGRAM_MARKER, extract._PROGRAM_KEYWORDS)):
-        fast = [(match.span(), match.groups()) for match in line_matches(pattern, text, keywords)]
-        assert fast == [(match.span(), match.groups()) for match in pattern.finditer(text)]
+    for pattern, keywords, starts in ((extract._ANSWER_MARKER, extract._ANSWER_KEYWORDS, ()),
+                                      (extract._ANSWER_MARKER, extract._ANSWER_KEYWORDS, extract._ANSWER_STARTS),
+                                      (extract._PROGRAM_MARKER, extract._PROGRAM_KEYWORDS, ())):
+        whole = [(match.span(), match.groups()) for match in pattern.finditer(text)]
+        assert [(match.span(), match.groups()) for match in line_matches(pattern, text, keywords)] == whole
+        with_starts = [(match.span(), match.groups()) for match in line_matches(pattern, text, keywords, starts=starts)]
+        assert with_starts == whole
+        pad = " " * (scan.LONG_LINE + 1)
+        long_text = pad + text.replace("\n", pad + "\n")  # every line long: tried at its places only
+        long_whole = [(match.span(), match.groups()) for match in pattern.finditer(long_text)]
+        assert [(match.span(), match.groups()) for match in line_matches(pattern, long_text, keywords, starts=starts)] \
+            == long_whole
 
 
 @settings(max_examples=300, deadline=None)

@@ -38,6 +38,8 @@ _ANSWER_MARKER = re.compile(
     r"|\bthe[ \t]+(?:(?:final|correct|right)[ \t]+)?(?:answer|option|choice)[ \t]+is\b[ \t]*:?")
 _ANSWER_KEYWORDS = ("answer", "option", "choice", "####")
 """What every :data:`_ANSWER_MARKER` match holds (matched within one line): only lines holding one are searched."""
+_ANSWER_STARTS = ("final", "answer", "####", "the")
+"""What every :data:`_ANSWER_MARKER` match starts with: a long line is tried only where one stands."""
 _EMPTY_REST = re.compile(r"[ \t*_:]*")
 _HEDGE_WORDS = r"or|alternatively|maybe|perhaps|possibly|possible|could|might|otherwise|else|either|instead|if[ \t]+not"
 _HEDGE_IN_LINE = re.compile(rf"\b(?:{_HEDGE_WORDS})\b", re.IGNORECASE)
@@ -204,7 +206,7 @@ def _after_box(text: str, start: int) -> str:
 def _marked(text: str, folded: str | None = None) -> tuple[str, ...]:
     """Every marker's span: the rest of its line up to the next marker; when that rest is empty
     (``**Answer:**`` alone), the next non-empty line."""
-    markers = line_matches(_ANSWER_MARKER, text, _ANSWER_KEYWORDS, folded)
+    markers = line_matches(_ANSWER_MARKER, text, _ANSWER_KEYWORDS, folded, _ANSWER_STARTS)
     found: list[str] = []
     for index, marker in enumerate(markers):
         stop = markers[index + 1].start() if index + 1 < len(markers) else len(text)

@@ -49,15 +49,44 @@ def keyword_lines(text: str, folded: str, keywords: Iterable[str]) -> list[tuple
     return lines
 
 
-def line_matches(pattern: re.Pattern[str], text: str, keywords: Iterable[str],
-                 folded: str | None = None) -> list[re.Match[str]]:
+def line_matches(pattern: re.Pattern[str], text: str, keywords: Iterable[str], folded: str | None = None,
+                 starts: tuple[str, ...] = ()) -> list[re.Match[str]]:
     """``list(pattern.finditer(text))`` for a pattern whose every match lies within one line (it matches no
     ``\\n``; a ``^``/``$`` in it is MULTILINE) and holds one of ``keywords`` (lower-case ASCII letters or
     caseless characters; case-insensitively when the pattern is): only the lines holding a keyword are
     searched. ``\\b``, ``^`` and ``$`` see the same neighbours as in the whole text (the characters around
-    a line are ``\\n`` or its ends)."""
+    a line are ``\\n`` or its ends). ``starts``, when given, are words one of which every match starts with
+    (and the pattern matches no empty text): a line over :data:`LONG_LINE` characters is then tried only
+    where one of them stands."""
     folded = fold(text) if folded is None else folded
     found: list[re.Match[str]] = []
     for start, end in keyword_lines(text, folded, keywords):
-        found.extend(pattern.finditer(text, start, end))
+        if starts and end - start > LONG_LINE:
+            found.extend(_matches_at(pattern, text, folded, start, end, starts))
+        else:
+            found.extend(pattern.finditer(text, start, end))
+    return found
+
+
+LONG_LINE = 200
+"""A line longer than this is tried at the places where a match can start rather than at every character."""
+
+
+def _matches_at(pattern: re.Pattern[str], text: str, folded: str, start: int, end: int,
+                starts: tuple[str, ...]) -> list[re.Match[str]]:
+    """``pattern.finditer(text, start, end)`` tried only where one of ``starts`` stands in ``folded``: a match
+    begins at one of them, so the places in order, each tried past the end of the last match, give the
+    same matches (``pattern.match`` at a place sees the text before it, as a search does)."""
+    places: list[int] = []
+    for word in starts:
+        index = folded.find(word, start, end)
+        while index >= 0:
+            places.append(index)
+            index = folded.find(word, index + 1, end)
+    found: list[re.Match[str]] = []
+    after = start
+    for place in sorted(places):
+        if place >= after and (match := pattern.match(text, place, end)) is not None:
+            found.append(match)
+            after = match.end()
     return found
