@@ -13,7 +13,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from progexec.jsonrecords import Record, line_record
 from progexec.records import dumps
-from progexec.reward import batch, extract, forms, numbers, scan
+from progexec.reward import answers, batch, extract, forms, numbers, scan
 from progexec.reward.markup import unmarked
 from progexec.reward.model import Policy, RewardStatus, make_result
 from progexec.reward.outline import result_line
@@ -139,3 +139,17 @@ def test_lines_read_field_by_field_are_judged_as_their_records(picks: list[tuple
     expected = batch.score_chunk(records, default)
     batch._CACHE.clear()
     assert batch.score_line_chunk((1, lines), default) == expected
+
+
+number_spans = st.text(alphabet="0123456789,.%-$ \t", max_size=14) | st.sampled_from(
+    [" 142.40%", "-$1,234.5", "$-5", "1,234,567", "12,34", "0,123", "1.2.3", "5.", "007", "-0", "1" * 400, " 5 ", "5%%"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(number_spans, st.booleans())
+def test_a_plain_number_is_read_as_the_general_steps_read_it(span: str, letters: bool) -> None:
+    fast = numbers.read_plain(span)
+    if fast is not None:
+        first, later = numbers.split_answer(span)
+        assert later == []
+        assert fast == numbers.read_answer(answers._unhedged(first), letters)

@@ -17,7 +17,7 @@ from .extract import Found
 from .model import RewardStatus
 import re
 
-from .numbers import (UNIT_WORDS, Reading, ReadKind, answer_span, count_numbers, read_answer,
+from .numbers import (UNIT_WORDS, Reading, ReadKind, answer_span, count_numbers, read_answer, read_plain,
                       split_answer)
 
 
@@ -87,6 +87,9 @@ def _read(span: str, letters: bool) -> Reading:
     if len(span) > current().max_span_chars:  # longer than any plain answer: refused, only its numbers counted
         count = count_numbers(span)
         return Reading(ReadKind.MANY if count > 1 else ReadKind.PROSE, span, count=count)
+    plain = read_plain(span)  # the common answer, one plain number, read without the general steps
+    if plain is not None:
+        return plain
     lines = [line for line in span.split("\n") if line.strip()]
     if len(lines) < 2:
         first, later = split_answer(span)

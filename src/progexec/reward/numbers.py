@@ -181,6 +181,26 @@ def read_answer(text: str, letters: bool = False) -> Reading:
     return _number(plain, matches[0], text)
 
 
+_PLAIN = re.compile(r"[ \t]*(-?\$?([0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?)%?)[ \t]*")
+"""A span that is nothing but one plain number: a minus, a dollar, ASCII digits (thousands by commas), a
+``%``, spaces around."""
+
+
+def read_plain(span: str) -> Reading | None:
+    """The reading :func:`answer_span` then :func:`read_answer` give a span that is one plain number (see
+    :data:`_PLAIN`), read without their other steps, none of which changes such a span (it is ASCII without
+    markup, one sentence with nothing before an ``=``, no hedge, letter, yes/no, form, comparison or word);
+    None for any other span."""
+    plain = _PLAIN.fullmatch(span)
+    if plain is None:
+        return None
+    text = plain.group(1)
+    number = _NUMBER.search(text)
+    if number is None or number.group(0) != plain.group(2):
+        return None
+    return _number(text, number, text)
+
+
 def _letter(text: str) -> Reading | None:
     alone = _LETTER_ALONE.fullmatch(text)
     if alone is not None:
