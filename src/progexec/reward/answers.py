@@ -65,7 +65,7 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
     if not readable:
         return Choice(None, RewardStatus.UNREADABLE, readings[-1].text)
     last = readable[-1]
-    if last.kind in _REFUSED:
+    if last.kind is ReadKind.MANY or last.kind is ReadKind.PROSE:  # the kinds of _REFUSED
         count = str(last.count) if last.count <= current().max_counted_numbers else f"more than {current().max_counted_numbers}"
         return Choice(None, _REFUSED[last.kind], last.text, count)
     every = readable + [_read(span, letters) for span in others]
@@ -73,9 +73,10 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
                   if reading.kind is ReadKind.MANY and (reading.hedge or _is_list(reading.text))), None)
     if hedge is not None:
         return Choice(None, RewardStatus.MANY_CANDIDATES, hedge.text, str(hedge.count))
-    values = {_key(reading) for reading in every if reading.kind in _VALUES}
-    if len(values) > 1:
-        return Choice(None, RewardStatus.MULTIPLE_ANSWERS, last.text, str(len(values)))
+    if len(every) > 1:  # one reading is one value
+        values = {_key(reading) for reading in every if reading.kind in _VALUES}
+        if len(values) > 1:
+            return Choice(None, RewardStatus.MULTIPLE_ANSWERS, last.text, str(len(values)))
     return Choice(last, extracted=last.text)
 
 
