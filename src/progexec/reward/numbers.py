@@ -256,6 +256,8 @@ def _number(text: str, match: re.Match[str], written: str) -> Reading:
 
 def _factor(rest: str) -> tuple[float, str]:
     """The ``%`` (0.01) or scale word (1e3, 1e6, ...) opening ``rest``, and what follows it."""
+    if not rest:
+        return 1.0, rest
     percent = _PERCENT.match(rest)
     if percent is not None:
         return 0.01, rest[percent.end():]
