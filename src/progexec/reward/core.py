@@ -83,6 +83,8 @@ def own_rules() -> dict[str, str]:
 def _own_rule(gold: object) -> tuple[Callable[..., RewardResult], dict[str, Any]] | None:
     """The own rule of the gold's dataset and the gold as a mapping, or None for a program-dialect gold. JSON
     text is decoded only when it names such a dataset, so the common case costs one dictionary look-up."""
+    if isinstance(gold, GoldRecord):  # parsed already (a program dialect's): the common case, told first
+        return None
     if isinstance(gold, Mapping):
         record: object = gold
     elif isinstance(gold, str) and any(f'"{name}"' in gold for name in own_rules()):

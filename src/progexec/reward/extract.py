@@ -99,6 +99,8 @@ def find(completion: str) -> Found:
 def without_reasoning(text: str) -> str:
     """The completion without its reasoning: every ``<think>…</think>`` removed, everything before an
     unopened ``</think>`` (a prompt that opened the tag) and after an unclosed ``<think>``. One pass."""
+    if "<" not in text:  # no tag at all
+        return text
     kept: list[str] = []
     start, opened = 0, -1
     for tag in _THINK_TAG.finditer(text):
@@ -118,6 +120,8 @@ def without_reasoning(text: str) -> str:
 def _answer_tags(text: str) -> tuple[list[tuple[str, int]], str]:
     """The contents of every closed ``<answer>…</answer>`` (an opening tag pairs with the next closing
     one) with where its closing tag ends, and the text outside them. One pass."""
+    if "<" not in text:  # no tag at all
+        return [], text
     tags: list[tuple[str, int]] = []
     outside: list[str] = []
     start, opened = 0, -1
@@ -136,7 +140,7 @@ def _answer_tags(text: str) -> tuple[list[tuple[str, int]], str]:
 
 def _programs(text: str, folded: str | None = None) -> tuple[str, ...]:
     found: list[str] = []
-    for fence in _FENCE.finditer(text):
+    for fence in _FENCE.finditer(text) if "```" in text else ():
         tag, body = fence.group(1).strip().lower(), fence.group(2).strip()
         if _TAG.fullmatch(tag) and tag in _PROGRAM_TAGS and _CALL_START.match(body):
             found.append(_one_line(body))
@@ -168,6 +172,8 @@ def _one_line(body: str) -> str:
 
 
 def _boxed(text: str) -> tuple[str, ...]:
+    if "\\" not in text:  # no command at all
+        return ()
     found: list[str] = []
     for start in _BOXED.finditer(text):
         if start.group(1) is None:  # \boxed 5: one token
