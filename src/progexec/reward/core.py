@@ -66,7 +66,8 @@ def _score(completion: object, record: GoldRecord, policy: Policy) -> RewardResu
     resolved = resolve(record)
     if resolved.value is None:
         return make_result(RewardStatus.BAD_GOLD, policy, detail=resolved.error)
-    return _POLICIES[policy](completion, record, resolved)
+    rule = official if policy is Policy.OFFICIAL else numeric if policy is Policy.NUMERIC else _POLICIES[policy]
+    return rule(completion, record, resolved)  # told by identity: an enum member's hash is a Python-level call
 
 
 _OWN_RULES: dict[str, str] = {}

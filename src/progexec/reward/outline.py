@@ -39,9 +39,9 @@ def result_line(item_id: Any, line: int, result: RewardResult) -> str:
     score, correct, format_ok = _scalar(result.score), _scalar(result.correct), _scalar(result.format_ok)
     if head is None or extracted is None or value is None or score is None or correct is None or format_ok is None \
             or type(line) is not int or type(result.status.label) is not str or type(result.reason) is not str \
-            or type(result.policy.value) is not str:
+            or type(result.policy._value_) is not str:
         return dumps({"id": item_id, "line": line, **result.record()})
     return (f'{{"id": {head}, "line": {line}, "score": {score}, "correct": {correct}, "format_ok": {format_ok}, '
             f'"extracted": {extracted}, "value": {value}, '
             f'"status": {encode_basestring(result.status.label)}, "reason": {encode_basestring(result.reason)}, '
-            f'"policy": {encode_basestring(result.policy.value)}}}')
+            f'"policy": {encode_basestring(result.policy._value_)}}}')  # _value_: .value is a Python-level property
