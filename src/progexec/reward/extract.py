@@ -146,7 +146,8 @@ def _programs(text: str, folded: str | None = None) -> tuple[str, ...]:
             found.append(_one_line(body))
         if len(found) >= current().max_program_candidates:
             return tuple(found)
-    for marker in line_matches(_PROGRAM_MARKER, text, _PROGRAM_KEYWORDS, folded):
+    folded = fold(text) if folded is None else folded
+    for marker in line_matches(_PROGRAM_MARKER, text, _PROGRAM_KEYWORDS, folded) if "program" in folded else ():
         body = marker.group(1).strip().strip("`*_").strip()
         if _CALL_START.match(body) or _ONE_TOKEN.fullmatch(body):
             found.append(body)

@@ -32,21 +32,15 @@ def fold(text: str) -> str:
 def keyword_lines(text: str, folded: str, keywords: Iterable[str]) -> list[tuple[int, int]]:
     """The ``(start, end)`` of every line of ``text`` (end before its ``\\n``) where ``folded`` holds one of
     ``keywords`` (lower-case), in order, each once."""
-    starts: set[int] = set()
+    lines: dict[int, int] = {}
+    size = len(text)
     for keyword in keywords:
         index = folded.find(keyword)
         while index >= 0:
-            start = text.rfind("\n", 0, index) + 1
-            starts.add(start)
             end = text.find("\n", index)
-            if end < 0:
-                break
-            index = folded.find(keyword, end)  # the rest of this line is already taken
-    lines = []
-    for start in sorted(starts):
-        end = text.find("\n", start)
-        lines.append((start, len(text) if end < 0 else end))
-    return lines
+            lines[text.rfind("\n", 0, index) + 1] = size if end < 0 else end
+            index = -1 if end < 0 else folded.find(keyword, end)  # the rest of this line is already taken
+    return sorted(lines.items()) if len(lines) > 1 else list(lines.items())
 
 
 def line_matches(pattern: re.Pattern[str], text: str, keywords: Iterable[str], folded: str | None = None,
