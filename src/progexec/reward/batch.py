@@ -7,6 +7,11 @@ for raw lines, by the readers' rules (blank lines are not records; ``max_line_ch
 integer or a lone surrogate makes its line bad_input). Nothing is kept between calls, so a runner may
 cut the input into chunks and score them in any process or on any node; joining the outputs in chunk
 order gives the serial output byte for byte.
+
+A chunk of raw lines (:func:`score_line_chunk`, what ``progexec reward`` runs) reads each line field by
+field where msgspec gives the readers' values (:mod:`.linefields`), so that a gold seen before is found
+in the cache by its JSON text, and writes each output line straight from its result (:mod:`.outline`);
+both give exactly what the Record path gives (tests/test_reward_fast_paths.py).
 """
 
 from __future__ import annotations
