@@ -13,7 +13,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from progexec.jsonrecords import Record, line_record
 from progexec.records import dumps
-from progexec.reward import answers, batch, extract, forms, numbers, scan
+from progexec.reward import answers, batch, extract, forms, numbers, policies, scan
 from progexec.reward.markup import unmarked
 from progexec.reward.model import Policy, RewardStatus, make_result
 from progexec.reward.outline import result_line
@@ -153,3 +153,30 @@ def test_a_plain_number_is_read_as_the_general_steps_read_it(span: str, letters:
         first, later = numbers.split_answer(span)
         assert later == []
         assert fast == numbers.read_answer(answers._unhedged(first), letters)
+
+
+def _scale_factor_by_close(reading: numbers.Reading, got: float, want: float) -> float | None:
+    half = reading.half_unit
+    if reading.factor != 1.0 and reading.raw is not None:
+        if policies.close(reading.raw, want, None if half is None else half / reading.factor):
+            return 1.0 / reading.factor
+    for factor in policies.SCALE_GUESSES:
+        for candidate in (factor, 1.0 / factor):
+            if policies.close(got * candidate, want, None if half is None else half * candidate):
+                return candidate
+    return None
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(finite, finite, st.none() | st.floats(min_value=0, max_value=1e6), st.sampled_from([1.0, 0.01, 1e3, 1e6, 1e9]),
+       st.sampled_from([1.0, 100.0, 1000.0, 1e6, 1e9, 1e-3, 0.01, 1e-6]))
+@example(5.0, 5000.0, None, 1.0, 1.0)
+@example(0.094, 94.0, 0.0005, 1.0, 1.0)
+def test_the_scale_guess_is_the_one_close_finds(got: float, want: float, half: float | None, factor: float,
+                                               scale: float) -> None:
+    want = want if scale == 1.0 else got * scale  # near a guess as often as not
+    reading = numbers.Reading(numbers.ReadKind.NUMBER, "x", got, got / factor, factor, 1, half)
+    assert policies._scale_factor(reading, got, want) == _scale_factor_by_close(reading, got, want)
