@@ -60,9 +60,10 @@ _BARE_LINE = re.compile(  # matched on the line with its whitespace runs collaps
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """Every candidate a completion holds: program texts, boxed spans, marker spans, a bare last line;
-    with ``<answer>`` tags, ``tagged`` holds their answer spans (``()`` when every tag is empty) and
-    ``boxed``/``marked`` the spans outside them, which must agree."""
+    """Every candidate a completion holds: program texts, boxed spans, marker spans, a bare last line (read
+    only without boxed and marker spans, the one case where it answers); with ``<answer>`` tags, ``tagged``
+    holds their answer spans (``()`` when every tag is empty) and ``boxed``/``marked`` the spans outside
+    them, which must agree."""
 
     programs: tuple[str, ...]
     boxed: tuple[str, ...]
@@ -77,7 +78,8 @@ def find(completion: str) -> Found:
     tags, outside = _answer_tags(text)
     if not tags:
         folded = fold(text)  # once for both marker scans
-        return Found(_programs(text, folded), _boxed(text), _marked(text, folded), _bare_line(text))
+        boxed, marked = _boxed(text), _marked(text, folded)
+        return Found(_programs(text, folded), boxed, marked, None if boxed or marked else _bare_line(text))
     programs = list(_programs(outside))
     spans: list[str] = []
     for tag, end in tags:
