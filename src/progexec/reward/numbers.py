@@ -47,8 +47,6 @@ _LETTER_ALONE = re.compile(r"[(\[]?([a-e])[)\]]?[.:]?|([a-e]) ?\).*", re.IGNOREC
 _LETTER_NAMED = re.compile(r"\b(?:option|choice)[ \t]*[:#]?[ \t]*\(?([a-e])\b\)?|\(([a-e])\)", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
 _SPACES = re.compile(r"\s+")
-_NO_PREFIX = _PREFIX.search("")
-"""What :data:`_PREFIX` finds before a number that opens its text (no sign, no parenthesis), found once."""
 COMPARISON = re.compile(r"!=|<=|>=|==|=/=|<>|[≠≤≥]|\\(?:neq?|leq?|geq?|leqslant|geqslant)(?![A-Za-z])")
 """A comparison makes an answer a statement, not a value: ``6 != 5`` is unreadable, never its right-hand 5."""
 _MALFORMED = re.compile(r"\.[0-9]")
@@ -237,10 +235,13 @@ def _number(text: str, match: re.Match[str], written: str) -> Reading:
     magnitude = float(digits.replace(",", ""))
     start = match.start()
     before = text[max(0, start - limits.number_context_chars):start]
-    prefix = _PREFIX.search(_collapse(before)) if before else _NO_PREFIX
-    negative = prefix is not None and "-" in (prefix.group(2) + prefix.group(3))
+    negative = opened = False  # nothing before the number: no sign, no parenthesis
+    if before:
+        prefix = _PREFIX.search(_collapse(before))
+        negative = prefix is not None and "-" in (prefix.group(2) + prefix.group(3))
+        opened = prefix is not None and prefix.group(1) == "("
     factor, rest = _factor(text[match.end():])
-    if prefix is not None and prefix.group(1) == "(":
+    if opened:
         close = _CLOSE.match(_collapse(rest[:limits.number_context_chars]))
         if close is not None:
             negative = True

@@ -36,12 +36,14 @@ def _scalar(value: object) -> str | None:
 def result_line(item_id: Any, line: int, result: RewardResult) -> str:
     """The output line (no newline) of the input at ``line`` with ``item_id``, judged ``result``."""
     head, extracted, value = _scalar(item_id), _scalar(result.extracted), _scalar(result.value)
-    score, correct, format_ok = _scalar(result.score), _scalar(result.correct), _scalar(result.format_ok)
-    if head is None or extracted is None or value is None or score is None or correct is None or format_ok is None \
-            or type(line) is not int or type(result.status.label) is not str or type(result.reason) is not str \
+    score, correct, format_ok = result.score, result.correct, result.format_ok
+    if head is None or extracted is None or value is None or type(line) is not int or type(score) is not float \
+            or not math.isfinite(score) or type(correct) is not bool or type(format_ok) is not bool \
+            or type(result.status.label) is not str or type(result.reason) is not str \
             or type(result.policy._value_) is not str:
         return dumps({"id": item_id, "line": line, **result.record()})
-    return (f'{{"id": {head}, "line": {line}, "score": {score}, "correct": {correct}, "format_ok": {format_ok}, '
+    return (f'{{"id": {head}, "line": {line}, "score": {float.__repr__(score)}, '
+            f'"correct": {"true" if correct else "false"}, "format_ok": {"true" if format_ok else "false"}, '
             f'"extracted": {extracted}, "value": {value}, '
             f'"status": {encode_basestring(result.status.label)}, "reason": {encode_basestring(result.reason)}, '
             f'"policy": {encode_basestring(result.policy._value_)}}}')  # _value_: .value is a Python-level property
