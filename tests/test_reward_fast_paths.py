@@ -3,7 +3,8 @@
 ``normalise`` and ``rewrite`` nothing those steps would have changed, and an output line written
 straight from its result (:mod:`progexec.reward.outline`) the JSON encoder's text of its record, and a
 line read field by field with its gold found by its JSON text (:mod:`progexec.reward.linefields`) the
-judgement of the line's Record."""
+judgement of the line's Record; the scale guess inlined the one ``close`` finds, and a program's
+verdict from the compiled path the runner's."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ from hypothesis import example, given, settings, strategies as st
 
 from progexec.jsonrecords import Record, line_record
 from progexec.records import dumps
-from progexec.reward import answers, batch, extract, forms, numbers, policies, scan
+from progexec.core.item import Item
+from progexec.core.registry import get_dataset
+from progexec.reward import answers, batch, extract, forms, numbers, policies, programs, scan
+from progexec.runner import execute
 from progexec.reward.markup import unmarked
 from progexec.reward.model import Policy, RewardStatus, make_result
 from progexec.reward.outline import result_line
@@ -180,3 +184,18 @@ def test_the_scale_guess_is_the_one_close_finds(got: float, want: float, half: f
     want = want if scale == 1.0 else got * scale  # near a guess as often as not
     reading = numbers.Reading(numbers.ReadKind.NUMBER, "x", got, got / factor, factor, 1, half)
     assert policies._scale_factor(reading, got, want) == _scale_factor_by_close(reading, got, want)
+
+
+PROGRAMS = ["206588", "142.40%", "1,234", "add(1, 2)", "divide(3.8, 35.1)", "subtract(5829,5735)",
+            "subtract(5829, 5735), divide(#0, 5735)", "table_max(revenue, none)", "table_sum(cost, none)",
+            "greater(5, 3)", "divide(1, 0)", "add(const_100, #1)", "exp(10, 400)", "add(revenue, 1)", "", "yes"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(PROGRAMS), st.sampled_from(["finqa", "convfinqa"]),
+       st.sampled_from([None, [["", "2019"], ["revenue", "$ 94"], ["cost", "12"]]]))
+def test_the_compiled_verdict_is_the_runners(text: str, dialect: str, table: list[list[str]] | None) -> None:
+    dataset = get_dataset(dialect)
+    tokens = dataset.tokenize(text)
+    fast = programs._compiled_verdict(tokens, table, dataset)
+    assert fast is None or fast == execute(Item("completion", tokens, table, dialect=dataset)).official
