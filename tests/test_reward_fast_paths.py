@@ -15,6 +15,7 @@ from hypothesis import example, given, settings, strategies as st
 from progexec.jsonrecords import Record, line_record
 from progexec.records import dumps
 from progexec.core.item import Item
+from progexec.core.limits import DEFAULT_LIMITS, using
 from progexec.core.registry import get_dataset
 from progexec.reward import answers, batch, extract, forms, numbers, policies, programs, scan
 from progexec.runner import execute
@@ -150,13 +151,15 @@ number_spans = st.text(alphabet="0123456789,.%-$ \t", max_size=14) | st.sampled_
 
 
 @settings(max_examples=1500, deadline=None)
-@given(number_spans, st.booleans())
-def test_a_plain_number_is_read_as_the_general_steps_read_it(span: str, letters: bool) -> None:
-    fast = numbers.read_plain(span)
-    if fast is not None:
-        first, later = numbers.split_answer(span)
-        assert later == []
-        assert fast == numbers.read_answer(answers._unhedged(first), letters)
+@given(number_spans, st.booleans(), st.sampled_from([{}, {"number_context_chars": 1}, {"number_context_chars": 0},
+                                                     {"max_number_chars": 3}]))
+def test_a_plain_number_is_read_as_the_general_steps_read_it(span: str, letters: bool, bounds: dict[str, int]) -> None:
+    with using(DEFAULT_LIMITS.with_(**bounds)):
+        fast = numbers.read_plain(span)
+        if fast is not None:
+            first, later = numbers.split_answer(span)
+            assert later == []
+            assert fast == numbers.read_answer(answers._unhedged(first), letters)
 
 
 def _scale_factor_by_close(reading: numbers.Reading, got: float, want: float) -> float | None:

@@ -192,11 +192,21 @@ def read_plain(span: str) -> Reading | None:
     plain = _PLAIN.fullmatch(span)
     if plain is None:
         return None
-    text = plain.group(1)
-    number = _NUMBER.search(text)
-    if number is None or number.group(0) != plain.group(2):
-        return None
-    return _number(text, number, text)
+    text, digits = plain.group(1), plain.group(2)
+    limits = current()
+    if len(digits) > limits.max_number_chars or limits.number_context_chars < 2:  # as _number reads it
+        number = _NUMBER.search(text)
+        return None if number is None or number.group(0) != digits else _number(text, number, text)
+    # _number on this shape: the sign is a leading minus (before its dollar), the factor a trailing %
+    magnitude = float(digits.replace(",", ""))
+    raw = -magnitude if text[0] == "-" else magnitude
+    if text[-1] == "%":
+        factor, value = 0.01, raw / 100.0
+    else:
+        factor, value = 1.0, raw * 1.0
+    if not math.isfinite(value):
+        return Reading(ReadKind.NOTHING, text)
+    return Reading(ReadKind.NUMBER, text, value, raw, factor, 1, _half_unit(digits, factor))
 
 
 def _letter(text: str) -> Reading | None:
