@@ -207,7 +207,7 @@ class Limits:
     solution_message_chars: int = _bound(300, "characters of a program-of-thought solution's error message kept in its result")
     solution_int_digits: int = _bound(4000, "an integer a solution returns with more digits is not a number, never converted")
     reward_check_budget_seconds: float = _bound(1800.0, "check-reward: seconds the whole check may take when --budget is not given")
-    gold_cache_entries: int = _bound(4096, "gold records kept decoded per process by the reward batch path (the oldest dropped first). Never changes a reward")
+    gold_cache_entries: int = _bound(4096, "gold records kept decoded per process by the reward batch path (the oldest dropped first; a JSON line's gold is also found by its text as written, an entry of its own). Never changes a reward")
     gold_cache_max_cells: int = _bound(10_000, "a gold record whose table has more cells is not cached. Never changes a reward")
     max_error_chars: int = _bound(1000, "progexec serve: characters of an error message put in a response")
     read_chunk_chars: int = _bound(1 << 20, "characters read from an input at a time")

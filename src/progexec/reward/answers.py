@@ -17,7 +17,7 @@ from .extract import Found
 from .model import RewardStatus
 import re
 
-from .numbers import (UNIT_WORDS, Reading, ReadKind, answer_span, count_numbers, read_answer,
+from .numbers import (UNIT_WORDS, Reading, ReadKind, answer_span, count_numbers, read_answer, read_plain,
                       split_answer)
 
 
@@ -65,7 +65,7 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
     if not readable:
         return Choice(None, RewardStatus.UNREADABLE, readings[-1].text)
     last = readable[-1]
-    if last.kind in _REFUSED:
+    if last.kind is ReadKind.MANY or last.kind is ReadKind.PROSE:  # the kinds of _REFUSED
         count = str(last.count) if last.count <= current().max_counted_numbers else f"more than {current().max_counted_numbers}"
         return Choice(None, _REFUSED[last.kind], last.text, count)
     every = readable + [_read(span, letters) for span in others]
@@ -73,9 +73,10 @@ def choose(found: Found, letters: bool = False) -> Choice | None:
                   if reading.kind is ReadKind.MANY and (reading.hedge or _is_list(reading.text))), None)
     if hedge is not None:
         return Choice(None, RewardStatus.MANY_CANDIDATES, hedge.text, str(hedge.count))
-    values = {_key(reading) for reading in every if reading.kind in _VALUES}
-    if len(values) > 1:
-        return Choice(None, RewardStatus.MULTIPLE_ANSWERS, last.text, str(len(values)))
+    if len(every) > 1:  # one reading is one value
+        values = {_key(reading) for reading in every if reading.kind in _VALUES}
+        if len(values) > 1:
+            return Choice(None, RewardStatus.MULTIPLE_ANSWERS, last.text, str(len(values)))
     return Choice(last, extracted=last.text)
 
 
@@ -87,6 +88,9 @@ def _read(span: str, letters: bool) -> Reading:
     if len(span) > current().max_span_chars:  # longer than any plain answer: refused, only its numbers counted
         count = count_numbers(span)
         return Reading(ReadKind.MANY if count > 1 else ReadKind.PROSE, span, count=count)
+    plain = read_plain(span)  # the common answer, one plain number, read without the general steps
+    if plain is not None:
+        return plain
     lines = [line for line in span.split("\n") if line.strip()]
     if len(lines) < 2:
         first, later = split_answer(span)

@@ -7,13 +7,18 @@ for raw lines, by the readers' rules (blank lines are not records; ``max_line_ch
 integer or a lone surrogate makes its line bad_input). Nothing is kept between calls, so a runner may
 cut the input into chunks and score them in any process or on any node; joining the outputs in chunk
 order gives the serial output byte for byte.
+
+A chunk of raw lines (:func:`score_line_chunk`, what ``progexec reward`` runs) reads each line field by
+field where msgspec gives the readers' values (:mod:`.linefields`), so that a gold seen before is found
+in the cache by its JSON text, and writes each output line straight from its result (:mod:`.outline`);
+both give exactly what the Record path gives (tests/test_reward_fast_paths.py).
 """
 
 from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -23,7 +28,9 @@ from ..core.limits import current, DEFAULT_LIMITS
 from ..records import dumps
 from .core import score_completion
 from .gold import GoldRecord, parse_policy
+from .linefields import decode_gold, line_fields
 from .model import Policy, RewardResult, RewardStatus, make_result, DEFAULT_POLICY
+from .outline import result_line
 from ..core.plural import plural
 from ..core.errors import InputError
 
@@ -40,34 +47,87 @@ def score_item(item: object, line: int, default_policy: Policy | None = None, *,
     ``readable`` says the object was decoded by the readers (:func:`progexec.jsonrecords.decode`, the list
     reader), which refuse a huge integer and text that is not valid Unicode themselves, so it is not walked
     again for them (that walk over every string of the record was the largest single cost of a line)."""
+    return _record(*judge_item(item, line, default_policy, readable=readable))
+
+
+Judged = tuple[Any, int, RewardResult]
+"""One judged input: its id, its line number and its result (what an output line is written from)."""
+
+
+def judge_item(item: object, line: int, default_policy: Policy | None = None, *, readable: bool = False,
+               ) -> Judged:
+    """:func:`score_item` before its record is built."""
     item_id: Any = None
     if not isinstance(item, Mapping):
-        return _bad(None, line, f"line {line}: an input line is a JSON object, got {type(item).__name__}",
-                    default_policy)
+        return _bad_judged(None, line, f"line {line}: an input line is a JSON object, got {type(item).__name__}",
+                           default_policy)
     unreadable = None if readable else unreadable_reason(item)
     if unreadable is not None:  # a huge integer or a lone surrogate kept in place by a lenient decoder
-        return _bad(None, line, f"line {line} {unreadable}", default_policy)
+        return _bad_judged(None, line, f"line {line} {unreadable}", default_policy)
     item_id = item.get("id")
     if not _usable_id(item_id):
-        return _bad(None, line, f"line {line}: id must be a string, a number of magnitude at most 1.8e308, "
-                    "or null", default_policy)
+        return _bad_judged(None, line, f"line {line}: id must be a string, a number of magnitude at most 1.8e308, "
+                           "or null", default_policy)
     completion, gold = item.get("completion"), item.get("gold")
     if not isinstance(completion, str):
-        return _bad(item_id, line, f"line {line}: completion must be a string, got {type(completion).__name__}",
-                    default_policy)
+        return _bad_judged(item_id, line, f"line {line}: completion must be a string, got "
+                           f"{type(completion).__name__}", default_policy)
     if not isinstance(gold, (Mapping, str)):
-        return _bad(item_id, line, f"line {line}: gold must be an object (or its JSON text), got "
-                    f"{type(gold).__name__}", default_policy)
-    policy: Policy | str | None = item.get("policy")
-    if policy is not None:
+        return _bad_judged(item_id, line, f"line {line}: gold must be an object (or its JSON text), got "
+                           f"{type(gold).__name__}", default_policy)
+    return judge_fields(item_id, line, completion, item.get("policy"),
+                        isinstance(gold, Mapping) and gold.get("policy") is not None, cached_gold(gold), default_policy)
+
+
+def judge_fields(item_id: Any, line: int, completion: str, named: object, gold_names_policy: bool,
+                 gold: GoldRecord | Mapping[str, Any] | str, default_policy: Policy | None) -> Judged:
+    """A usable input's judgement: the policy the line ``named`` (else the gold's, else the default) over its
+    gold (a gold the cache parsed, or as given)."""
+    policy: Policy | None = None  # None: the gold's own
+    if named is not None:
         try:
-            policy = parse_policy(policy)
+            policy = parse_policy(named)
         except InputError:
-            return _record(item_id, line, make_result(RewardStatus.BAD_POLICY, default_policy or DEFAULT_POLICY,
-                                                      name=str(policy)[:100]))
-    elif not (isinstance(gold, Mapping) and gold.get("policy") is not None):
+            return item_id, line, make_result(RewardStatus.BAD_POLICY, default_policy or DEFAULT_POLICY,
+                                              name=str(named)[:100])
+    elif not gold_names_policy:
         policy = default_policy
-    return _record(item_id, line, score_completion(completion, cached_gold(gold), policy=policy))
+    return item_id, line, score_completion(completion, gold, policy=policy)
+
+
+def judge_line(text: str, number: int, default_policy: Policy | None = None) -> Judged | None:
+    """Input line ``number`` judged from :func:`~progexec.reward.linefields.line_fields`, its gold found in the
+    cache by its JSON text when it was seen before; None where that reading does not apply (the caller reads
+    the line as a Record). The judgement is the one :func:`judge_record` gives on the line's Record."""
+    read = line_fields(text)
+    if read is None:
+        return None
+    fields, gold_text = read
+    record = None if gold_text is None else _GOLDS.get(gold_text)
+    if record is None or not _usable_id(fields.get("id")) or not isinstance(fields.get("completion"), str):
+        if gold_text is not None:
+            try:
+                fields["gold"] = decode_gold(gold_text)
+            except Exception:  # a gold msgspec does not read: the standard reader decides
+                return None
+        judged = judge_item(fields, number, default_policy, readable=True)
+        if gold_text is not None and record is None:
+            _remember(gold_text, fields["gold"])
+        return judged
+    # a gold from the cache was an object or a string (else it was never parsed), and an object names a
+    # policy exactly when its record holds one
+    assert gold_text is not None
+    return judge_fields(fields["id"], number, fields["completion"], fields.get("policy"),
+                        gold_text[:1] == b"{" and record.policy is not None, record, default_policy)
+
+
+def _remember(gold_text: bytes, gold: Any) -> None:
+    """Keep the parsed gold ``cached_gold`` kept for ``gold`` under its JSON text too (within the same bounds)."""
+    key = _gold_key(gold)
+    record = None if key is None else _GOLDS.get(key)
+    if record is not None:
+        _CACHE.put(gold_text, record, gold_bytes(gold) + CHAR_BYTES * len(gold_text), current().max_cached_gold_bytes,
+                   current().gold_cache_entries)
 
 
 def _usable_id(item_id: object) -> bool:
@@ -83,10 +143,15 @@ def _usable_id(item_id: object) -> bool:
 def score_record(record: Record, default_policy: Policy | None = None) -> dict[str, Any]:
     """One record from the readers to its output record (an unreadable record is bad_input naming its line).
     A Record is the readers': its value holds no huge integer and no lone surrogate (they refuse both)."""
+    return _record(*judge_record(record, default_policy))
+
+
+def judge_record(record: Record, default_policy: Policy | None = None) -> Judged:
+    """:func:`score_record` before its record is built."""
     if record.error is not None:
-        return _bad(None, record.number, record.error if record.error.startswith(("line", "item")) else
-                    f"line {record.number}: {record.error}", default_policy)
-    return score_item(record.value, record.number, default_policy, readable=True)
+        return _bad_judged(None, record.number, record.error if record.error.startswith(("line", "item")) else
+                           f"line {record.number}: {record.error}", default_policy)
+    return judge_item(record.value, record.number, default_policy, readable=True)
 
 
 def score_records(records: Sequence[Record], default_policy: Policy | None = None) -> list[dict[str, Any]]:
@@ -97,13 +162,17 @@ def score_records(records: Sequence[Record], default_policy: Policy | None = Non
 def score_chunk(records: Sequence[Record], default_policy: Policy | None = None) -> tuple[str, dict[str, int]]:
     """A chunk of records to its output text (each output line ending in a newline) and the count of each
     status: one string and one small dict to send back from a worker, nothing pickled per line."""
+    return _written(judge_record(record, default_policy) for record in records)
+
+
+def _written(judged: Iterable[Judged]) -> tuple[str, dict[str, int]]:
+    """The output text of judged inputs (each line ending in a newline) and the count of each status."""
     out: list[str] = []
     counts: dict[str, int] = {}
-    for record in records:
-        result = score_record(record, default_policy)
-        status = result["status"]
+    for item_id, line, result in judged:
+        status = result.status.label
         counts[status] = counts.get(status, 0) + 1
-        out.append(dumps(result))
+        out.append(result_line(item_id, line, result))
     out.append("")
     return ("\n".join(out) if len(out) > 1 else ""), counts
 
@@ -119,10 +188,23 @@ def score_line_chunk(chunk: LineChunk | Sequence[Record], default_policy: Policy
     """:func:`score_chunk` of raw lines (a :data:`LineChunk`, decoded here by the readers' rules) or of records."""
     if isinstance(chunk, tuple):
         first, lines = chunk
-        records = [line if isinstance(line, Record) else line_record(line, first + offset)
-                   for offset, line in enumerate(lines)]
-        return score_chunk([record for record in records if record is not None], default_policy)
+        return _written(_judged_lines(first, lines, default_policy))
     return score_chunk(chunk, default_policy)
+
+
+def _judged_lines(first: int, lines: list[str | Record], default_policy: Policy | None) -> Iterator[Judged]:
+    """Each line of a :data:`LineChunk` judged, one at a time (blank lines are not records)."""
+    for number, line in enumerate(lines, first):
+        if isinstance(line, Record):
+            yield judge_record(line, default_policy)
+            continue
+        judged = judge_line(line, number, default_policy)
+        if judged is None:
+            record = line_record(line, number)
+            if record is None:
+                continue
+            judged = judge_record(record, default_policy)
+        yield judged
 
 
 MAX_CACHED_GOLDS = DEFAULT_LIMITS.gold_cache_entries
@@ -240,7 +322,11 @@ def _record(item_id: Any, line: int, result: RewardResult) -> dict[str, Any]:
 
 
 def _bad(item_id: Any, line: int, detail: str, policy: Policy | None) -> dict[str, Any]:
-    return _record(item_id, line, make_result(RewardStatus.BAD_INPUT, policy or DEFAULT_POLICY, detail=detail))
+    return _record(*_bad_judged(item_id, line, detail, policy))
+
+
+def _bad_judged(item_id: Any, line: int, detail: str, policy: Policy | None) -> Judged:
+    return item_id, line, make_result(RewardStatus.BAD_INPUT, policy or DEFAULT_POLICY, detail=detail)
 
 
 def score_batch(inputs: Sequence[str | bytes | Mapping[str, Any]], policy: Policy | str | None = None,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from ..core.limits import current
 from .markup import unmarked
 from .numbers import COMPARISON, normalise
+from .scan import fold, line_matches
 
 
 _FENCE = re.compile(r"```([^`\n]*)\n(.*?)```", re.DOTALL)
@@ -30,9 +31,15 @@ _CALL_START = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*\(")
 _ONE_TOKEN = re.compile(r"[-+]?[0-9][0-9,.]*%?")
 """A ``Program:`` line that is one number is a one-token program (ConvFinQA's ``206588``)."""
 _PROGRAM_MARKER = re.compile(r"(?im)^[ \t>*_#-]*program[ \t*_]*[:：][ \t*_]*(.*)$")
+_PROGRAM_KEYWORDS = ("program",)
+"""What every :data:`_PROGRAM_MARKER` match holds (matched within one line): only lines holding it are searched."""
 _ANSWER_MARKER = re.compile(
     r"(?i)(?:\bfinal[ \t]+answer|\banswer)[ \t*_]*[:：]|####"
     r"|\bthe[ \t]+(?:(?:final|correct|right)[ \t]+)?(?:answer|option|choice)[ \t]+is\b[ \t]*:?")
+_ANSWER_KEYWORDS = ("answer", "option", "choice", "####")
+"""What every :data:`_ANSWER_MARKER` match holds (matched within one line): only lines holding one are searched."""
+_ANSWER_STARTS = ("final", "answer", "####", "the")
+"""What every :data:`_ANSWER_MARKER` match starts with: a long line is tried only where one stands."""
 _EMPTY_REST = re.compile(r"[ \t*_:]*")
 _HEDGE_WORDS = r"or|alternatively|maybe|perhaps|possibly|possible|could|might|otherwise|else|either|instead|if[ \t]+not"
 _HEDGE_IN_LINE = re.compile(rf"\b(?:{_HEDGE_WORDS})\b", re.IGNORECASE)
@@ -53,9 +60,10 @@ _BARE_LINE = re.compile(  # matched on the line with its whitespace runs collaps
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """Every candidate a completion holds: program texts, boxed spans, marker spans, a bare last line;
-    with ``<answer>`` tags, ``tagged`` holds their answer spans (``()`` when every tag is empty) and
-    ``boxed``/``marked`` the spans outside them, which must agree."""
+    """Every candidate a completion holds: program texts, boxed spans, marker spans, a bare last line (read
+    only without boxed and marker spans, the one case where it answers); with ``<answer>`` tags, ``tagged``
+    holds their answer spans (``()`` when every tag is empty) and ``boxed``/``marked`` the spans outside
+    them, which must agree."""
 
     programs: tuple[str, ...]
     boxed: tuple[str, ...]
@@ -69,7 +77,9 @@ def find(completion: str) -> Found:
     text = unmarked(without_reasoning(completion))
     tags, outside = _answer_tags(text)
     if not tags:
-        return Found(_programs(text), _boxed(text), _marked(text), _bare_line(text))
+        folded = fold(text)  # once for both marker scans
+        boxed, marked = _boxed(text), _marked(text, folded)
+        return Found(_programs(text, folded), boxed, marked, None if boxed or marked else _bare_line(text))
     programs = list(_programs(outside))
     spans: list[str] = []
     for tag, end in tags:
@@ -91,6 +101,8 @@ def find(completion: str) -> Found:
 def without_reasoning(text: str) -> str:
     """The completion without its reasoning: every ``<think>…</think>`` removed, everything before an
     unopened ``</think>`` (a prompt that opened the tag) and after an unclosed ``<think>``. One pass."""
+    if "<" not in text:  # no tag at all
+        return text
     kept: list[str] = []
     start, opened = 0, -1
     for tag in _THINK_TAG.finditer(text):
@@ -110,6 +122,8 @@ def without_reasoning(text: str) -> str:
 def _answer_tags(text: str) -> tuple[list[tuple[str, int]], str]:
     """The contents of every closed ``<answer>…</answer>`` (an opening tag pairs with the next closing
     one) with where its closing tag ends, and the text outside them. One pass."""
+    if "<" not in text:  # no tag at all
+        return [], text
     tags: list[tuple[str, int]] = []
     outside: list[str] = []
     start, opened = 0, -1
@@ -126,15 +140,16 @@ def _answer_tags(text: str) -> tuple[list[tuple[str, int]], str]:
     return tags, "".join(outside)
 
 
-def _programs(text: str) -> tuple[str, ...]:
+def _programs(text: str, folded: str | None = None) -> tuple[str, ...]:
     found: list[str] = []
-    for fence in _FENCE.finditer(text):
+    for fence in _FENCE.finditer(text) if "```" in text else ():
         tag, body = fence.group(1).strip().lower(), fence.group(2).strip()
         if _TAG.fullmatch(tag) and tag in _PROGRAM_TAGS and _CALL_START.match(body):
             found.append(_one_line(body))
         if len(found) >= current().max_program_candidates:
             return tuple(found)
-    for marker in _PROGRAM_MARKER.finditer(text):
+    folded = fold(text) if folded is None else folded
+    for marker in line_matches(_PROGRAM_MARKER, text, _PROGRAM_KEYWORDS, folded) if "program" in folded else ():
         body = marker.group(1).strip().strip("`*_").strip()
         if _CALL_START.match(body) or _ONE_TOKEN.fullmatch(body):
             found.append(body)
@@ -160,6 +175,8 @@ def _one_line(body: str) -> str:
 
 
 def _boxed(text: str) -> tuple[str, ...]:
+    if "\\" not in text:  # no command at all
+        return ()
     found: list[str] = []
     for start in _BOXED.finditer(text):
         if start.group(1) is None:  # \boxed 5: one token
@@ -195,10 +212,10 @@ def _after_box(text: str, start: int) -> str:
     return offered + _hedge_lines(text, rest, line_end, len(text))
 
 
-def _marked(text: str) -> tuple[str, ...]:
+def _marked(text: str, folded: str | None = None) -> tuple[str, ...]:
     """Every marker's span: the rest of its line up to the next marker; when that rest is empty
     (``**Answer:**`` alone), the next non-empty line."""
-    markers = list(_ANSWER_MARKER.finditer(text))
+    markers = line_matches(_ANSWER_MARKER, text, _ANSWER_KEYWORDS, folded, _ANSWER_STARTS)
     found: list[str] = []
     for index, marker in enumerate(markers):
         stop = markers[index + 1].start() if index + 1 < len(markers) else len(text)

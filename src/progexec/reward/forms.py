@@ -58,11 +58,14 @@ def latex_fractions(text: str) -> str:
 
 def rewrite(text: str) -> str:
     """The text with every form of one number written as plain digits (see the module docstring)."""
-    text = _SPACED_THOUSANDS.sub(lambda match: match.group(0).replace(" ", ""), text)
-    text = _SCIENTIFIC.sub(lambda match: _power(float(match.group(1)), match.group(2), 10.0), text)
-    text = _POWER.sub(lambda match: _power(1.0, match.group(2), float(match.group(1))), text)
-    text = _FRACTION.sub(_fraction, text)
-    if _LEFTOVER_POWER.search(text):
+    if " " in text:
+        text = _SPACED_THOUSANDS.sub(lambda match: match.group(0).replace(" ", ""), text)
+    if "^" in text:  # the forms below it write digits and exponents only, never a ^ or a /
+        text = _SCIENTIFIC.sub(lambda match: _power(float(match.group(1)), match.group(2), 10.0), text)
+        text = _POWER.sub(lambda match: _power(1.0, match.group(2), float(match.group(1))), text)
+    if "/" in text:
+        text = _FRACTION.sub(_fraction, text)
+    if "^" in text and _LEFTOVER_POWER.search(text):
         return REFUSED
     return text
 

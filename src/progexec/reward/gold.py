@@ -35,15 +35,17 @@ GoldRecordError = InputError
 """The documented name of an unusable gold record (an :class:`~progexec.errors.InputError`; the message says what and where)."""
 
 
+_POLICY_NAMES = {policy.value: policy for policy in Policy}
+
+
 def parse_policy(value: object) -> Policy:
     """A Policy from its name (or a Policy); raise InputError for anything else."""
     if isinstance(value, Policy):
         return value
     if isinstance(value, str):
-        try:
-            return Policy(value.strip().lower())
-        except ValueError:
-            pass
+        found = _POLICY_NAMES.get(value.strip().lower())  # Policy(name), without the enum's call machinery
+        if found is not None:
+            return found
     raise InputError(f"unknown policy {value!r}; known: official, numeric, helm")
 
 

@@ -70,6 +70,9 @@ FORMAT_OK = frozenset({RewardStatus.OK, RewardStatus.WRONG, RewardStatus.SCALE_M
                        RewardStatus.TYPE_MISMATCH, RewardStatus.PROGRAM_INVALID})
 """Statuses where the completion held one readable answer or one parseable program."""
 
+_FORMAT_OK = tuple(FORMAT_OK)
+"""FORMAT_OK for a membership test by identity (an enum member's hash is a Python-level call)."""
+
 RECORD_KEYS = ("score", "correct", "format_ok", "extracted", "value", "status", "reason", "policy")
 """The keys of :meth:`RewardResult.record`, in order."""
 
@@ -110,5 +113,5 @@ def make_result(status: RewardStatus, policy: Policy, *, extracted: str | None =
         extracted = extracted[:current().max_extracted_chars] + "..."
     correct = status is RewardStatus.OK
     text = status.reason(extracted=extracted, value=value, **fields)
-    return RewardResult(1.0 if correct else 0.0, correct, status in FORMAT_OK, extracted, value, status,
+    return RewardResult(1.0 if correct else 0.0, correct, status in _FORMAT_OK, extracted, value, status,
                         text, policy)

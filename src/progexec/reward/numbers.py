@@ -46,6 +46,7 @@ _YES_OR_NO = re.compile(r"\b(?:yes|no)\b[ \t]*(?:/|\bor\b|\band\b)[ \t]*(?:yes|n
 _LETTER_ALONE = re.compile(r"[(\[]?([a-e])[)\]]?[.:]?|([a-e]) ?\).*", re.IGNORECASE | re.DOTALL)
 _LETTER_NAMED = re.compile(r"\b(?:option|choice)[ \t]*[:#]?[ \t]*\(?([a-e])\b\)?|\(([a-e])\)", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
+_SPACES = re.compile(r"\s+")
 COMPARISON = re.compile(r"!=|<=|>=|==|=/=|<>|[≠≤≥]|\\(?:neq?|leq?|geq?|leqslant|geqslant)(?![A-Za-z])")
 """A comparison makes an answer a statement, not a value: ``6 != 5`` is unreadable, never its right-hand 5."""
 _MALFORMED = re.compile(r"\.[0-9]")
@@ -71,6 +72,9 @@ _REPLACEMENTS = (
     ("\\textbf", ""), ("\\text", ""), ("\\mathrm", ""), ("\\mathbf", ""), ("\\left", ""), ("\\right", ""),
     ("{", ""), ("}", ""),
 )
+
+_ASCII_MARKUP = frozenset("*`\\{}")
+"""The ASCII characters some old text of :data:`_REPLACEMENTS` holds: an ASCII text without them is left as it is."""
 
 
 class ReadKind(enum.Enum):
@@ -109,7 +113,16 @@ class Reading:
 def normalise(text: str) -> str:
     """Drop zero-width characters and struck-out text (:mod:`.markup`), unify minus signs, dashes and spaces,
     mark powers, drop Markdown emphasis and simple LaTeX markup."""
-    text = latex_fractions(unify_signs(unmarked(text)))
+    text = unmarked(text)
+    if text.isascii():  # no minus sign, dash or superscript to unify, and only ASCII markup to drop
+        if "**" in text:
+            text = unify_signs(text)
+        if "frac" in text:
+            text = latex_fractions(text)
+        if _ASCII_MARKUP.isdisjoint(text):
+            return text
+    else:
+        text = latex_fractions(unify_signs(text))
     for old, new in _REPLACEMENTS:
         text = text.replace(old, new)
     return text
@@ -163,12 +176,37 @@ def read_answer(text: str, letters: bool = False) -> Reading:
     others = sum(1 for word in words if word not in UNIT_WORDS)
     if others > current().max_prose_words or "n/a" in plain.lower() or any(word in _NEGATIONS for word in words):
         return Reading(ReadKind.PROSE, text, count=others)
-    number = _number(plain, matches[0])
-    return number if number.kind is ReadKind.NOTHING else _as_written(number, text)
+    return _number(plain, matches[0], text)
 
 
-def _as_written(reading: Reading, text: str) -> Reading:
-    return Reading(reading.kind, text, reading.value, reading.raw, reading.factor, reading.count, reading.half_unit)
+_PLAIN = re.compile(r"[ \t]*(-?\$?([0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?)%?)[ \t]*")
+"""A span that is nothing but one plain number: a minus, a dollar, ASCII digits (thousands by commas), a
+``%``, spaces around."""
+
+
+def read_plain(span: str) -> Reading | None:
+    """The reading :func:`answer_span` then :func:`read_answer` give a span that is one plain number (see
+    :data:`_PLAIN`), read without their other steps, none of which changes such a span (it is ASCII without
+    markup, one sentence with nothing before an ``=``, no hedge, letter, yes/no, form, comparison or word);
+    None for any other span."""
+    plain = _PLAIN.fullmatch(span)
+    if plain is None:
+        return None
+    text, digits = plain.group(1), plain.group(2)
+    limits = current()
+    if len(digits) > limits.max_number_chars or limits.number_context_chars < 2:  # as _number reads it
+        number = _NUMBER.search(text)
+        return None if number is None or number.group(0) != digits else _number(text, number, text)
+    # _number on this shape: the sign is a leading minus (before its dollar), the factor a trailing %
+    magnitude = float(digits.replace(",", ""))
+    raw = -magnitude if text[0] == "-" else magnitude
+    if text[-1] == "%":
+        factor, value = 0.01, raw / 100.0
+    else:
+        factor, value = 1.0, raw * 1.0
+    if not math.isfinite(value):
+        return Reading(ReadKind.NOTHING, text)
+    return Reading(ReadKind.NUMBER, text, value, raw, factor, 1, _half_unit(digits, factor))
 
 
 def _letter(text: str) -> Reading | None:
@@ -185,7 +223,7 @@ def _letter(text: str) -> Reading | None:
 
 def _collapse(text: str) -> str:
     """Every whitespace run as one space (kept at the ends, so adjacency to the number is kept)."""
-    return re.sub(r"\s+", " ", text)
+    return _SPACES.sub(" ", text)
 
 
 def count_numbers(text: str) -> int:
@@ -197,30 +235,40 @@ def count_numbers(text: str) -> int:
     return count
 
 
-def _number(text: str, match: re.Match[str]) -> Reading:
+def _number(text: str, match: re.Match[str], written: str) -> Reading:
+    """The one number ``match`` of ``text`` read with its sign, ``%`` or scale word; the reading shows ``written``
+    (the answer as written; an unreadable number shows ``text``)."""
     digits = match.group(0)
-    if len(digits) > current().max_number_chars:
+    limits = current()
+    if len(digits) > limits.max_number_chars:
         return Reading(ReadKind.NOTHING, text)
     magnitude = float(digits.replace(",", ""))
-    prefix = _PREFIX.search(_collapse(text[max(0, match.start() - current().number_context_chars):match.start()]))
-    negative = prefix is not None and "-" in (prefix.group(2) + prefix.group(3))
+    start = match.start()
+    before = text[max(0, start - limits.number_context_chars):start]
+    negative = opened = False  # nothing before the number: no sign, no parenthesis
+    if before:
+        prefix = _PREFIX.search(_collapse(before))
+        negative = prefix is not None and "-" in (prefix.group(2) + prefix.group(3))
+        opened = prefix is not None and prefix.group(1) == "("
     factor, rest = _factor(text[match.end():])
-    if prefix is not None and prefix.group(1) == "(":
-        close = _CLOSE.match(_collapse(rest[:current().number_context_chars]))
+    if opened:
+        close = _CLOSE.match(_collapse(rest[:limits.number_context_chars]))
         if close is not None:
             negative = True
             if factor == 1.0:  # "(4.5) million": the scale word after the parenthesis
-                factor, _ = _factor(_collapse(rest[:current().number_context_chars])[close.end():])
+                factor, _ = _factor(_collapse(rest[:limits.number_context_chars])[close.end():])
     raw = -magnitude if negative else magnitude
     # % divides, as the official str_to_num does (and basis points by 10,000), so 12.5% is exactly 0.125
     value = raw / 100.0 if factor == 0.01 else raw / 10_000.0 if factor == BASIS_POINT else raw * factor
     if not math.isfinite(value):
         return Reading(ReadKind.NOTHING, text)
-    return Reading(ReadKind.NUMBER, text, value, raw, factor, 1, _half_unit(digits, factor))
+    return Reading(ReadKind.NUMBER, written, value, raw, factor, 1, _half_unit(digits, factor))
 
 
 def _factor(rest: str) -> tuple[float, str]:
     """The ``%`` (0.01) or scale word (1e3, 1e6, ...) opening ``rest``, and what follows it."""
+    if not rest:
+        return 1.0, rest
     percent = _PERCENT.match(rest)
     if percent is not None:
         return 0.01, rest[percent.end():]

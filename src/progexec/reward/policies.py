@@ -184,9 +184,11 @@ def _scale_factor(reading: Reading, got: float, want: float) -> float | None:
     if reading.factor != 1.0 and reading.raw is not None:
         if close(reading.raw, want, None if half is None else half / reading.factor):
             return 1.0 / reading.factor
+    base = max(REL_TOL * abs(want), ABS_TOL)  # close(got * candidate, want, half * candidate), inlined: the same sums
     for factor in SCALE_GUESSES:
         for candidate in (factor, 1.0 / factor):
-            if close(got * candidate, want, None if half is None else half * candidate):
+            tolerance = base if half is None else max(base, half * candidate * _ROUNDING_SLACK)
+            if abs(got * candidate - want) <= tolerance:
                 return candidate
     return None
 
