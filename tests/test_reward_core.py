@@ -180,3 +180,19 @@ def test_a_gold_record_accepts_exactly_the_dialects_with_a_runner() -> None:
     assert all(get_dataset(name).run is None or get_dataset(name).reward_run is not None for name in DIALECTS)
     with pytest.raises(GoldRecordError, match="dialect must be one of finqa, convfinqa, multihiertt, mathqa"):
         GoldRecord(answer=1.0, dialect="gsm8k")
+
+
+@pytest.mark.parametrize(("completion", "value"), [
+    ("The answer is $94 million\u017f", 94e6),     # LONG S: the case-insensitive match reads "millions"
+    ("The answer is $94 M\u0130LLION", 94e6),      # CAPITAL I WITH DOT ABOVE
+    ("The answer is $0.094 b\u0131llion", 94e6),   # DOTLESS I
+    ("The answer is 94000\u212a", 94e6),           # KELVIN SIGN: "K", a thousand
+])
+def test_a_scale_word_the_match_reads_case_insensitively_scales_the_number(completion: str, value: float) -> None:
+    """Every letter ``re.IGNORECASE`` takes for an ASCII one reads as it (it raised KeyError: an internal error)."""
+    result = score_completion(completion, {"answer": 94e6}, policy="numeric")
+    assert (result.status, result.value) == (RewardStatus.OK, value)
+
+
+def test_a_yes_written_with_a_long_s_is_yes() -> None:
+    assert score_completion("Answer: ye\u017f", {"answer": "yes"}, policy="numeric").status is RewardStatus.OK

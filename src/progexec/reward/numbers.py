@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from ..core.limits import current, DEFAULT_LIMITS
 from .forms import REFUSED, latex_fractions, rewrite, unify_signs
 from .markup import unmarked
+from .scan import fold
 
 MIN_ROUNDING_DIGITS = 3
 """A number written with at least this many significant digits may be the gold rounded to its precision."""
@@ -159,7 +160,7 @@ def read_answer(text: str, letters: bool = False) -> Reading:
     if yes_no is not None:
         if _YES_OR_NO.search(text):
             return Reading(ReadKind.MANY, text, count=2)  # "yes or no"
-        return Reading(ReadKind.BOOLEAN, text, yes_no.group(1).lower() == "yes")
+        return Reading(ReadKind.BOOLEAN, text, fold(yes_no.group(1)) == "yes")
     plain = rewrite(text)
     if REFUSED in plain or COMPARISON.search(plain):
         return Reading(ReadKind.NOTHING, text)
@@ -277,7 +278,7 @@ def _factor(rest: str) -> tuple[float, str]:
         return BASIS_POINT, rest[basis.end():]
     scale = _SCALE_WORD.match(rest) or _SCALE_CAPS.match(rest) or _SCALE_SUFFIX.match(rest)
     if scale is not None:
-        word = scale.group(1).lower()
+        word = fold(scale.group(1))  # as the case-insensitive match read it: "millionſ" is "millions"
         return SCALES[word if word == "mm" else word.rstrip("s")], rest[scale.end():]
     return 1.0, rest
 
