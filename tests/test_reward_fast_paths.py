@@ -17,8 +17,8 @@ from progexec.records import dumps
 from progexec.core.item import Item
 from progexec.core.limits import DEFAULT_LIMITS, using
 from progexec.core.registry import get_dataset
-from progexec.reward import answers, batch, extract, forms, numbers, policies, programs, scan
-from progexec.runner import execute
+from progexec.reward import answers, batch, extract, forms, numbers, policies, scan
+from progexec.runner import compiled_run, execute_unbounded
 from progexec.reward.markup import unmarked
 from progexec.reward.model import Policy, RewardStatus, make_result
 from progexec.reward.outline import result_line
@@ -197,8 +197,10 @@ PROGRAMS = ["206588", "142.40%", "1,234", "add(1, 2)", "divide(3.8, 35.1)", "sub
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(PROGRAMS), st.sampled_from(["finqa", "convfinqa"]),
        st.sampled_from([None, [["", "2019"], ["revenue", "$ 94"], ["cost", "12"]]]))
-def test_the_compiled_verdict_is_the_runners(text: str, dialect: str, table: list[list[str]] | None) -> None:
+def test_the_compiled_verdict_is_the_general_paths(text: str, dialect: str, table: list[list[str]] | None) -> None:
+    """The verdict a reward takes from the runner's compiled step is the one the general path (the interpreter
+    and the official model, no compiled program) gives the same tokens."""
     dataset = get_dataset(dialect)
     tokens = dataset.tokenize(text)
-    fast = programs._compiled_verdict(tokens, table, dataset)
-    assert fast is None or fast == execute(Item("completion", tokens, table, dialect=dataset)).official
+    fast = compiled_run(tokens, table, dataset)
+    assert fast is None or fast.verdict == execute_unbounded(Item("completion", tokens, table, dialect=dataset)).official

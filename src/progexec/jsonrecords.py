@@ -47,7 +47,7 @@ _ESCAPED_SURROGATE = re.compile(r"\\[uU][dD][89a-fA-F]")
 _RAW_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _suspect_unicode(text: str) -> bool:
+def suspect_unicode(text: str) -> bool:
     """``_SUSPECT_UNICODE.search(text)`` in two C scans instead of a regex alternation tried at every
     character: an escaped surrogate needs a backslash, a raw one a character that is not ASCII."""
     if "\\" in text and _ESCAPED_SURROGATE.search(text):
@@ -83,7 +83,7 @@ def decode(text: str, number: int, where: str) -> Record:
         return Record(number, where, error=f"{where} is not JSON ({error.msg} at column {error.colno})")
     except ValueError as error:  # e.g. an integer of more than 4,300 digits
         return Record(number, where, error=f"{where} cannot be read: {error}")
-    if _suspect_unicode(text) and holds_invalid_unicode(value):
+    if suspect_unicode(text) and holds_invalid_unicode(value):
         return Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")
     return Record(number, where, value)
 
@@ -253,7 +253,7 @@ def _element(reader: _ListText, number: int, bound: int) -> list[Record]:
                 reader.position = end
                 if len(text) > bound:
                     return [Record(number, where, error=f"{where} is over {plural(bound, 'character')} (max_line_chars)")]
-                if _suspect_unicode(text) and holds_invalid_unicode(value):
+                if suspect_unicode(text) and holds_invalid_unicode(value):
                     return [Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")]
                 return [Record(number, where, value)]
         if error is not None:
@@ -573,7 +573,7 @@ def unreadable_reason(value: Any) -> str | None:
         if isinstance(current_value, Unreadable):
             return f"holds {current_value.reason}"
         if isinstance(current_value, str):
-            if _suspect_unicode(current_value) and holds_invalid_unicode(current_value):
+            if suspect_unicode(current_value) and holds_invalid_unicode(current_value):
                 return INVALID_UNICODE_ERROR
         elif isinstance(current_value, dict):
             pending.extend(current_value.keys())
@@ -583,7 +583,7 @@ def unreadable_reason(value: Any) -> str | None:
     return None
 
 
-__all__ = ["Record", "INVALID_UNICODE_ERROR", "holds_invalid_unicode", "decode", "iter_json_lines", "iter_raw_lines",
+__all__ = ["Record", "INVALID_UNICODE_ERROR", "holds_invalid_unicode", "suspect_unicode", "decode", "iter_json_lines", "iter_raw_lines",
            "line_record", "input_shape",
            "ElementScanner", "iter_json_list", "iter_records", "looks_like_document", "read_document",
            "records_from_text", "Unreadable", "decode_marked", "unreadable_reason"]

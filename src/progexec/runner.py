@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple, TypeVar
 
 from .core.execution import gold_match, Execution
 from .core.arithmetic import RefusalCause
-from .interp.compiled import fast_outcome, fast_verdict
+from .interp.compiled import Compiled, fast_outcome, fast_verdict
 from .core.outcome import Outcome
-from .core.verdict import INVALID
+from .core.verdict import INVALID, OfficialVerdict
 from .interp.run import execute_text, execute_tokens
 from .core.status import Status
+from .core.dataset import Dataset
 from .core.item import Item
+from .core.table import Table
 from .core.registry import default_dataset
 from .core.limits import ItemTimeLimitExceeded, Limits, run_with_deadline, using
 
@@ -124,14 +126,35 @@ def stopped_by_clock(execution: Execution) -> bool:
     return execution.outcome.cause is RefusalCause.CLOCK
 
 
+class CompiledRun(NamedTuple):
+    """What :func:`execute`'s first step gives a program the compiled path takes: its compiled form (the
+    Execution's lazy program), the Outcome and the official verdict."""
+
+    compiled: Compiled
+    outcome: Outcome[float]
+    verdict: OfficialVerdict
+
+
+def compiled_run(program: str | Sequence[str], table: Table | None, dataset: Dataset,
+                 limits: Limits | None = None) -> CompiledRun | None:
+    """:func:`execute`'s first step alone (the compiled path, under its clock): None where the general path
+    must decide. A caller that needs only the verdict (a reward) gets the runner's, without the Execution."""
+    prepare()
+    found = fast_outcome(program, table, dataset, limits, clock=True)
+    if found is None:
+        return None
+    verdict = fast_verdict(*found)
+    return None if verdict is None else CompiledRun(found[0], found[1], verdict)
+
+
 def execute(item: Item, limits: Limits | None = None, semantics: object = None) -> Execution:
     """Run one item under ``limits`` (default: those in force); never raises for a bad item."""
     prepare()
     if item.error is None and item.program is not None:
-        found = fast_outcome(item.program, item.table, item.dialect, limits, clock=True)
-        if found is not None and (verdict := fast_verdict(*found)) is not None:
-            match, reason = gold_match(verdict, item)
-            return Execution.lazy(found[0], found[1], verdict, item, match, reason)
+        run = compiled_run(item.program, item.table, item.dialect, limits)
+        if run is not None:
+            match, reason = gold_match(run.verdict, item)
+            return Execution.lazy(run.compiled, run.outcome, run.verdict, item, match, reason)
     return bounded(item, lambda: execute_unbounded(item, semantics),
                    lambda stop: limit_exceeded(item, stop.message, stop.clock), limits)
 
@@ -144,4 +167,4 @@ def execute_all(items: Iterable[Item], limits: Limits | None = None,
         yield execute(item, limits, semantics)
 
 
-__all__ = ["prepare", "gold_match", "bad_input_execution", "execute", "execute_all", "execute_unbounded", "bounded", "limit_exceeded", "Stop", "stopped_by_clock"]
+__all__ = ["CompiledRun", "compiled_run", "prepare", "gold_match", "bad_input_execution", "execute", "execute_all", "execute_unbounded", "bounded", "limit_exceeded", "Stop", "stopped_by_clock"]

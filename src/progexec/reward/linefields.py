@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..jsoncodec import fast_decoder
-from ..jsonrecords import _suspect_unicode
+from ..jsonrecords import suspect_unicode
 
 MAX_OPENERS = 200
 """A line opening more brackets (``[`` or ``{``, inside strings too) is left to the standard reader: far below
@@ -43,7 +43,7 @@ def line_fields(text: str) -> tuple[dict[str, Any], bytes | None] | None:
     """The line's fields but ``gold``, decoded, and the gold's JSON text (None without one); None when the line
     is not read this way (see the module docstring)."""
     decoders = _decoders()
-    if decoders is None or text.count("[") + text.count("{") > MAX_OPENERS or _suspect_unicode(text):
+    if decoders is None or text.count("[") + text.count("{") > MAX_OPENERS or suspect_unicode(text):
         return None
     raw_fields, decode = decoders
     try:

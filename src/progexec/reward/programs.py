@@ -21,10 +21,7 @@ from ..core.errors import ProgramSyntaxError
 from ..grammar.parse import parse_program
 from ..core.item import Item
 from ..core.limits import DEFAULT_LIMITS, current
-from ..core.dataset import Dataset
-from ..core.verdict import OfficialVerdict
-from ..interp.compiled import fast_outcome, fast_verdict
-from ..runner import execute, prepare
+from ..runner import compiled_run, execute
 from ..core.table import Table
 
 MAX_REWARD_PROGRAM_CHARS = DEFAULT_LIMITS.max_reward_program_chars
@@ -101,9 +98,8 @@ def _run_tokens(text: str, table: Table | None, dialect: str) -> ProgramRun:
     """The official reading of program text: ``official_tokenize`` then ``eval_program``."""
     dataset = get_dialect(dialect)
     tokens = dataset.tokenize(text)
-    verdict = _compiled_verdict(tokens, table, dataset)
-    if verdict is None:
-        verdict = execute(Item("completion", tokens, table, dialect=dataset)).official
+    run = compiled_run(tokens, table, dataset)
+    verdict = run.verdict if run is not None else execute(Item("completion", tokens, table, dialect=dataset)).official
     if verdict.valid and verdict.value is not None:
         if isinstance(verdict.value, float) and not math.isfinite(verdict.value):
             return ProgramRun(None, f"the official value is {verdict.value!r}, which equals no gold")
@@ -115,14 +111,6 @@ def _run_tokens(text: str, table: Table | None, dialect: str) -> ProgramRun:
     canonical = program.to_text()
     return ProgramRun(None, f"the official {dialect} evaluator reads this text as no valid program (its "
                             f"tokenizer splits only on ', '; the grammar reads it as {canonical[:200]!r})")
-
-
-def _compiled_verdict(tokens: list[str], table: Table | None, dataset: Dataset) -> OfficialVerdict | None:
-    """The official verdict :func:`~progexec.runner.execute` gives these tokens where it takes the compiled path
-    (its first step, run alone: the same verdict, without building the Execution around it); None elsewhere."""
-    prepare()
-    found = fast_outcome(tokens, table, dataset, None, clock=True)
-    return None if found is None else fast_verdict(*found)
 
 
 def runner_for(dialect: str) -> Runner:
