@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .jsoncodec import loads, raw_decoder
@@ -40,6 +40,8 @@ class Record:
     where: str
     value: Any = None
     error: str | None = None
+    text: str | None = field(default=None, compare=False, repr=False)
+    """The element's JSON text as read, kept only when asked (:func:`iter_json_list`'s ``texts``)."""
 
 
 _SUSPECT_UNICODE = re.compile(r"\\[uU][dD][89a-fA-F]|[\ud800-\udfff]")
@@ -233,9 +235,9 @@ class _ListText:
 _RAW_DECODE = raw_decoder()  # json.JSONDecoder().raw_decode, or the fast extra's where it gives the same value
 
 
-def _element(reader: _ListText, number: int, bound: int) -> list[Record]:
-    """The element starting at the reader's position, and the reader moved past it: one Record, or one per
-    element of an unreadable stretch (see :func:`_resync`)."""
+def _element(reader: _ListText, number: int, bound: int, texts: bool = False) -> list[Record]:
+    """The element starting at the reader's position, and the reader moved past it: one Record (carrying its
+    text with ``texts``), or one per element of an unreadable stretch (see :func:`_resync`)."""
     where = f"item {number}"
     while True:
         error: str | None = None
@@ -255,7 +257,7 @@ def _element(reader: _ListText, number: int, bound: int) -> list[Record]:
                     return [Record(number, where, error=f"{where} is over {plural(bound, 'character')} (max_line_chars)")]
                 if _suspect_unicode(text) and holds_invalid_unicode(value):
                     return [Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")]
-                return [Record(number, where, value)]
+                return [Record(number, where, value, text=text if texts else None)]
         if error is not None:
             found = _resync(reader, bound)
             if found is not None:
@@ -436,9 +438,10 @@ def _skip(reader: _ListText, number: int, where: str, bound: int) -> Record:
             return Record(number, where, error=f"{error}; the file ends inside it")
 
 
-def iter_json_list(source: TextSource, limits: Limits | None = None) -> Iterator[Record]:
+def iter_json_list(source: TextSource, limits: Limits | None = None, texts: bool = False) -> Iterator[Record]:
     """The elements of a top-level JSON list, one Record each, decoded one at a time; a bad element is
-    one error Record and reading goes on with the next (see :class:`ElementScanner`)."""
+    one error Record and reading goes on with the next (see :class:`ElementScanner`). With ``texts``, each
+    readable element's Record also carries its JSON text (what a parallel run sends its workers)."""
     bound = (limits or current()).max_line_chars
     reader = _ListText(source)
     if reader.skip_space() != "[":
@@ -461,7 +464,7 @@ def iter_json_list(source: TextSource, limits: Limits | None = None) -> Iterator
             reader.position += 1
             if reader.skip_space() == "]":
                 continue  # a trailing comma: tolerated
-        records = _element(reader, number + 1, bound)
+        records = _element(reader, number + 1, bound, texts)
         number += len(records)
         yield from records
 

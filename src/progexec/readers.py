@@ -166,6 +166,12 @@ def _flush(pending: list[Record], reader: ItemReader, stem: str) -> Iterator[Ite
             yield from reader(record, stem)
 
 
+def record_items(records: list[Record], kind: str, stem: str) -> Iterator[Item]:
+    """The Items of records of format ``kind`` from a source named ``stem``, as :func:`items_from` makes them
+    (an unusable record is one ``bad_input`` Item): what a worker does with the record texts it is sent."""
+    return _flush(records, reader_for(kind), stem)
+
+
 # ---------------------------------------------------------------- the public entry
 
 def read(source: str | Path, limits: Limits | None = None,
@@ -213,6 +219,6 @@ def read_records(source: str | Path, limits: Limits | None = None, wanted: Wante
 
 
 __all__ = ["InputError", "Item", "Record", "PROGRAMS", "reader_for", "default_dataset", "TextSource", "open_source", "source_from_bytes",
-           "source_from_text", "iter_json_lines", "iter_json_list", "iter_records", "items_from", "read",
+           "source_from_text", "iter_json_lines", "record_items", "iter_json_list", "iter_records", "items_from", "read",
            "read_records", "records_from_text", "decode", "decode_marked", "unreadable_reason", "make_item",
            "detect_format", "holds_invalid_unicode", "INVALID_UNICODE_ERROR", "CHUNK_CHARS", "Wanted"]

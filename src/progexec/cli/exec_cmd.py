@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, islice
 
@@ -18,8 +18,9 @@ from ..core.limits import Limits, using
 from ..readers import read
 from ..core.errors import InputError, OptionError
 from ..record_line import execution_line
-from ..parallel import PerItem, parallel_map
-from ..runner import execute, stopped_by_clock
+from ..parallel import Engine, PerItem, parallel_map
+from ..runner import execute, prepare, stopped_by_clock
+from ..textchunks import Chunk, chunk_items, read_chunks
 from .mathqa_cmd import add_semantics_argument, semantics_from
 from .parallel_args import add_parallel_arguments, parallel_options
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
@@ -58,22 +59,41 @@ def stream_items(sources: list[str]) -> Iterator[Item]:
             raise OptionError(str(error)) from None
 
 
+def stream_chunks(sources: list[str], size: int) -> Iterator[Chunk]:
+    """The sources as chunks of record text (:mod:`progexec.textchunks`); a source that cannot be read is a
+    usage error naming it."""
+    try:
+        yield from read_chunks(sources, size)
+    except InputError as error:
+        raise OptionError(str(error)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     sources = list(args.inputs) or list(_CORPORA[args.corpus])
     tally = Tally()
-    work = PerItem(partial(exec_line, limits=limits, semantics=semantics_from(args)))
     options = parallel_options(args)
+    results: Iterator[tuple[str, list[TallyEntry]]]
     with using(limits):  # the first input is judged (and refused) before the output is opened
-        items = with_dialect(stream_items(sources), chosen_dialect(args))
-        head = list(islice(items, 1))
+        if options.engine is Engine.SERIAL:  # Items straight from the readers, executed here
+            items = with_dialect(stream_items(sources), chosen_dialect(args))
+            head = list(islice(items, 1))
+            work = PerItem(partial(exec_line, limits=limits, semantics=semantics_from(args)))
+            results = ((line, [entry]) for line, entry in parallel_map(work, chain(head, items), options))
+        else:  # workers get the records' text and send back their output text
+            chunks = stream_chunks(sources, options.chunk_size)
+            first = list(islice(chunks, 1))
+            chunk_work = PerItem(partial(exec_chunk, limits=limits, semantics=semantics_from(args),
+                                         dialect=chosen_dialect(args)))
+            results = parallel_map(chunk_work, chain(first, chunks), replace(options, chunk_size=1), prepare=prepare)
     progress = progress_for(args, None, "exec", sources)
     out = open_output(args.out)
     try:
         with using(limits):  # the readers' bounds too: items are read as they are executed
-            for line, entry in parallel_map(work, chain(head, items), options):
-                out.write(line)
-                tally.add(entry)
+            for text, entries in results:
+                out.write(text)
+                for entry in entries:
+                    tally.add(entry)
                 progress.update(tally.total)
     finally:
         progress.close()
@@ -122,6 +142,20 @@ def exec_line(item: Item, limits: Limits, semantics: Semantics) -> tuple[str, Ta
                            bool(result.option is not None and result.option == result.correct),
                            stopped_by_clock(execution))
     return execution_line(execution) + "\n", entry
+
+
+def exec_chunk(chunk: Chunk, limits: Limits, semantics: Semantics, dialect: str | None,
+               ) -> tuple[str, list[TallyEntry]]:
+    """One chunk of record text to its JSON lines (one string) and summary entries, in order: what a worker
+    of a parallel run does (it builds the chunk's Items itself)."""
+    lines: list[str] = []
+    entries: list[TallyEntry] = []
+    with using(limits):
+        for item in with_dialect(chunk_items(chunk), dialect):
+            line, entry = exec_line(item, limits, semantics)
+            lines.append(line)
+            entries.append(entry)
+    return "".join(lines), entries
 
 
 _ENTRIES: dict[tuple[object, bool | None, bool], TallyEntry] = {}

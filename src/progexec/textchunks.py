@@ -1,0 +1,201 @@
+"""Inputs as chunks of record text: what ``exec`` and ``report`` send their worker processes.
+
+The parent reads every source along the readers' one path (:mod:`progexec.readers`: bytes to text, the
+input's shape, the refusal rule, the format taken from the first records, every unreadable record named by
+its line or position) but builds no Item and pickles no record: it sends the records' JSON text, in chunks,
+and a worker decodes them and builds the Items itself (:func:`chunk_items`), the very Items
+:func:`~progexec.readers.read` gives, in the same order. An embedded corpus (package data every worker has)
+is sent as a range of its items.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .core.errors import InputError
+from .core.item import Item
+from .core.limits import Limits, current
+from .inputkinds import DATASET_OR_PROGRAMS, PROGRAMS, Wanted, judge, judged
+from .jsoncodec import loads
+from .jsonrecords import Record, input_shape, iter_json_list, iter_raw_lines, line_record
+from .readers import detect_format, record_items
+from .textsource import TextSource, open_source
+
+
+@dataclass(frozen=True, slots=True)
+class TextChunk:
+    """Consecutive records of one source, as read: entry ``i`` is record number ``first + i``, as its JSON text
+    (a line of JSON Lines, blank ones included, or an element of a JSON list), or as its :class:`Record` when the
+    reader already found it unusable. ``kind`` is their format (:func:`~progexec.readers.reader_for`), ``stem``
+    the source's name for ids (``test-12``)."""
+
+    shape: str
+    kind: str
+    stem: str
+    first: int
+    entries: list[str | Record]
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusChunk:
+    """Items ``start`` to ``stop`` of an embedded corpus."""
+
+    name: str
+    start: int
+    stop: int
+
+
+Chunk = TextChunk | CorpusChunk
+
+
+@lru_cache(maxsize=None)
+def _corpus(name: str) -> tuple[Item, ...]:
+    """An embedded corpus's Items, built once per process (a forked worker inherits the parent's)."""
+    from .corpus import corpus_items
+
+    return tuple(corpus_items(name))
+
+
+def chunk_items(chunk: Chunk) -> Iterator[Item]:
+    """The Items of one chunk, in order: what :func:`~progexec.readers.read` gives for these records."""
+    if isinstance(chunk, CorpusChunk):
+        yield from _corpus(chunk.name)[chunk.start:chunk.stop]
+        return
+    for offset, entry in enumerate(chunk.entries):
+        if isinstance(entry, Record):
+            record: Record | None = entry
+        elif chunk.shape == "lines":
+            record = line_record(entry, chunk.first + offset)
+        else:  # an element the parent decoded already: it decodes here too, to the same value
+            number = chunk.first + offset
+            record = Record(number, f"item {number}", loads(entry))
+        if record is not None:
+            yield from record_items([record], chunk.kind, chunk.stem)
+
+
+def read_chunks(sources: Iterable[str], size: int, limits: Limits | None = None,
+                wanted: Wanted | None = DATASET_OR_PROGRAMS) -> Iterator[Chunk]:
+    """Every source in turn as chunks of at most ``size`` records, judged and read as
+    :func:`~progexec.readers.read` reads them (an unreadable or refused source raises :class:`InputError`)."""
+    for source in sources:
+        from .corpus import CORPUS_NAMES
+
+        if source in CORPUS_NAMES:
+            count = len(_corpus(source))
+            for start in range(0, count, size):
+                yield CorpusChunk(source, start, min(start + size, count))
+            continue
+        _refuse_unknown_corpus(source, CORPUS_NAMES)
+        opened = open_source(source, limits)
+        try:
+            yield from _source_chunks(opened, size, limits, wanted)
+        finally:
+            opened.close()
+
+
+def _refuse_unknown_corpus(name: str, known: Iterable[str]) -> None:
+    """The error :func:`~progexec.readers.read` raises for a name like ``finqa:tset`` that is no file."""
+    known = list(known)
+    if ":" in name and not Path(name).exists() and name.split(":")[0] in {corpus.split(":")[0] for corpus in known}:
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise InputError(f"unknown embedded corpus {name!r}{hint} known: {', '.join(known)}")
+
+
+def _stem(name: str) -> str:
+    return Path(name).name.split(".")[0] or "stdin"
+
+
+def _source_chunks(source: TextSource, size: int, limits: Limits | None, wanted: Wanted | None,
+                   ) -> Iterator[TextChunk]:
+    stem = _stem(source.name)
+    if input_shape(source) == "list":
+        yield from _list_chunks(source, size, limits, wanted, stem)
+    else:
+        yield from _line_chunks(source, size, limits, wanted, stem)
+
+
+def _list_chunks(source: TextSource, size: int, limits: Limits | None, wanted: Wanted | None,
+                 stem: str) -> Iterator[TextChunk]:
+    """A JSON list's elements, decoded here once (to find where each ends, and to judge the first ones): the
+    format is the first element's that has one, as :func:`~progexec.readers.items_from` takes it; elements
+    before it wait for it."""
+    head = source.peek(4096)
+    records = judged(source.name, "list", iter_json_list(source, limits, texts=True), wanted, head)
+    kind: str | None = None
+    batch: list[Record] = []
+    for record in records:
+        if kind is None:
+            found = detect_format(record.value) if record.error is None else None
+            if found is None:
+                batch.append(record)
+                continue
+            kind = found
+        batch.append(record)
+        if len(batch) >= size:
+            yield from _list_batches(batch, kind, stem, size)
+            batch = []
+    if batch:
+        yield from _list_batches(batch, kind or PROGRAMS, stem, size)
+
+
+def _list_batches(records: list[Record], kind: str, stem: str, size: int) -> Iterator[TextChunk]:
+    for start in range(0, len(records), size):
+        part = records[start:start + size]
+        entries: list[str | Record] = [record if record.error is not None or record.text is None else record.text
+                                       for record in part]
+        yield TextChunk("list", kind, stem, part[0].number, entries)
+
+
+def _line_chunks(source: TextSource, size: int, limits: Limits | None, wanted: Wanted | None,
+                 stem: str) -> Iterator[TextChunk]:
+    """JSON Lines as raw lines: only the first records are decoded here, to judge the input and take its format
+    (the first readable line's: a dataset's, else program records), as :func:`~progexec.readers.items_from` does."""
+    head = source.peek(4096)
+    lines = iter_raw_lines(source, limits)
+    seen: list[str | None] = []
+    window: list[Record] = []
+    kind: str | None = None
+    judged_count = current().judged_records
+    for text in lines:
+        seen.append(text)
+        record = line_record(text, len(seen), limits)
+        if record is None:
+            continue
+        if len(window) < judged_count:
+            window.append(record)
+        if kind is None and record.error is None:
+            found = detect_format(record.value)
+            kind = found if found is not None else PROGRAMS
+        if kind is not None and len(window) >= judged_count:
+            break
+    if wanted is not None:
+        judge(source.name, "lines", window, wanted, head)
+    kind = kind or PROGRAMS
+    number = 1
+    entries: list[str | Record] = []
+    for text in _chain(seen, lines):
+        if text is None:  # over max_line_chars: skipped by the reader, a record naming its line
+            over = line_record(None, number + len(entries), limits)
+            assert over is not None
+            entries.append(over)
+        else:
+            entries.append(text)
+        if len(entries) >= size:
+            yield TextChunk("lines", kind, stem, number, entries)
+            number += len(entries)
+            entries = []
+    if entries:
+        yield TextChunk("lines", kind, stem, number, entries)
+
+
+def _chain(first: list[str | None], rest: Iterator[str | None]) -> Iterator[str | None]:
+    yield from first
+    yield from rest
+
+
+__all__ = ["Chunk", "CorpusChunk", "TextChunk", "chunk_items", "read_chunks"]
