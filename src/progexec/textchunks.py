@@ -14,30 +14,32 @@ import difflib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain, islice
 from pathlib import Path
 
 from .core.errors import InputError
 from .core.item import Item
 from .core.limits import Limits, current
-from .inputkinds import DATASET_OR_PROGRAMS, PROGRAMS, Wanted, judge, judged
+from .inputkinds import DATASET_OR_PROGRAMS, PROGRAMS, Wanted, judge
 from .jsoncodec import loads
-from .jsonrecords import Record, input_shape, iter_json_list, iter_raw_lines, line_record
+from .jsonrecords import (ElementRun, Record, input_shape, iter_json_list_runs, iter_raw_lines, line_record,
+                          run_values)
 from .readers import detect_format, record_items
 from .textsource import TextSource, open_source
 
 
 @dataclass(frozen=True, slots=True)
 class TextChunk:
-    """Consecutive records of one source, as read: entry ``i`` is record number ``first + i``, as its JSON text
-    (a line of JSON Lines, blank ones included, or an element of a JSON list), or as its :class:`Record` when the
-    reader already found it unusable. ``kind`` is their format (:func:`~progexec.readers.reader_for`), ``stem``
+    """Consecutive records of one source, as read and numbered from ``first``: each entry is one record's JSON text
+    (a line of JSON Lines, blank ones included, or an element of a JSON list), its :class:`Record` when the
+    reader already found it unusable, or a run of a list's elements (:class:`~progexec.jsonrecords.ElementRun`). ``kind`` is their format (:func:`~progexec.readers.reader_for`), ``stem``
     the source's name for ids (``test-12``)."""
 
     shape: str
     kind: str
     stem: str
     first: int
-    entries: list[str | Record]
+    entries: list[str | Record | ElementRun]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +67,23 @@ def chunk_items(chunk: Chunk) -> Iterator[Item]:
     if isinstance(chunk, CorpusChunk):
         yield from _corpus(chunk.name)[chunk.start:chunk.stop]
         return
-    for offset, entry in enumerate(chunk.entries):
-        if isinstance(entry, Record):
-            record: Record | None = entry
+    number = chunk.first
+    for entry in chunk.entries:
+        if isinstance(entry, ElementRun):  # whole elements the parent checked: decoded here, to the same values
+            records: list[Record] = [Record(entry.first + offset, f"item {entry.first + offset}", value)
+                                     for offset, value in enumerate(run_values(entry))]
+            number += entry.count
+        elif isinstance(entry, Record):
+            records = [entry]
+            number += 1
         elif chunk.shape == "lines":
-            record = line_record(entry, chunk.first + offset)
+            line = line_record(entry, number)
+            records = [line] if line is not None else []
+            number += 1
         else:  # an element the parent decoded already: it decodes here too, to the same value
-            number = chunk.first + offset
-            record = Record(number, f"item {number}", loads(entry))
-        if record is not None:
-            yield from record_items([record], chunk.kind, chunk.stem)
+            records = [Record(number, f"item {number}", loads(entry))]
+            number += 1
+        yield from record_items(records, chunk.kind, chunk.stem)
 
 
 def read_chunks(sources: Iterable[str], size: int, limits: Limits | None = None,
@@ -121,34 +130,54 @@ def _source_chunks(source: TextSource, size: int, limits: Limits | None, wanted:
 
 def _list_chunks(source: TextSource, size: int, limits: Limits | None, wanted: Wanted | None,
                  stem: str) -> Iterator[TextChunk]:
-    """A JSON list's elements, decoded here once (to find where each ends, and to judge the first ones): the
-    format is the first element's that has one, as :func:`~progexec.readers.items_from` takes it; elements
-    before it wait for it."""
+    """A JSON list's elements: the first ones decoded here (to judge the input and take its format: the first
+    element's that has one, as :func:`~progexec.readers.items_from` takes it; elements before it wait for it),
+    the rest cut into runs of whole elements undecoded where the fast decoder can check them
+    (:func:`~progexec.jsonrecords.iter_json_list_runs`)."""
     head = source.peek(4096)
-    records = judged(source.name, "list", iter_json_list(source, limits, texts=True), wanted, head)
+    window = current().judged_records
+    elements = iter_json_list_runs(source, limits, window)
+    first = list(islice(elements, window))  # Records only: runs start after them
+    if wanted is not None:
+        judge(source.name, "list", [record for record in first if isinstance(record, Record)], wanted, head)
+    records = chain(first, elements)
     kind: str | None = None
-    batch: list[Record] = []
+    batch: list[Record | ElementRun] = []
+    count = 0
     for record in records:
         if kind is None:
-            found = detect_format(record.value) if record.error is None else None
+            found = _format(record)
             if found is None:
                 batch.append(record)
+                count += _count(record)
                 continue
             kind = found
         batch.append(record)
-        if len(batch) >= size:
-            yield from _list_batches(batch, kind, stem, size)
-            batch = []
+        count += _count(record)
+        if count >= size:
+            yield _list_chunk(batch, kind, stem)
+            batch, count = [], 0
     if batch:
-        yield from _list_batches(batch, kind or PROGRAMS, stem, size)
+        yield _list_chunk(batch, kind or PROGRAMS, stem)
 
 
-def _list_batches(records: list[Record], kind: str, stem: str, size: int) -> Iterator[TextChunk]:
-    for start in range(0, len(records), size):
-        part = records[start:start + size]
-        entries: list[str | Record] = [record if record.error is not None or record.text is None else record.text
-                                       for record in part]
-        yield TextChunk("list", kind, stem, part[0].number, entries)
+def _format(record: Record | ElementRun) -> str | None:
+    """The format a list element has (of a run: its first element's), or None."""
+    if isinstance(record, ElementRun):
+        return detect_format(run_values(record)[0])
+    return detect_format(record.value) if record.error is None else None
+
+
+def _count(entry: Record | ElementRun) -> int:
+    return entry.count if isinstance(entry, ElementRun) else 1
+
+
+def _list_chunk(records: list[Record | ElementRun], kind: str, stem: str) -> TextChunk:
+    entries: list[str | Record | ElementRun] = [
+        record if isinstance(record, ElementRun) or record.error is not None or record.text is None else record.text
+        for record in records]
+    return TextChunk("list", kind, stem, records[0].number if isinstance(records[0], Record) else records[0].first,
+                     entries)
 
 
 def _line_chunks(source: TextSource, size: int, limits: Limits | None, wanted: Wanted | None,
@@ -177,8 +206,8 @@ def _line_chunks(source: TextSource, size: int, limits: Limits | None, wanted: W
         judge(source.name, "lines", window, wanted, head)
     kind = kind or PROGRAMS
     number = 1
-    entries: list[str | Record] = []
-    for text in _chain(seen, lines):
+    entries: list[str | Record | ElementRun] = []
+    for text in chain(seen, lines):
         if text is None:  # over max_line_chars: skipped by the reader, a record naming its line
             over = line_record(None, number + len(entries), limits)
             assert over is not None
@@ -191,11 +220,6 @@ def _line_chunks(source: TextSource, size: int, limits: Limits | None, wanted: W
             entries = []
     if entries:
         yield TextChunk("lines", kind, stem, number, entries)
-
-
-def _chain(first: list[str | None], rest: Iterator[str | None]) -> Iterator[str | None]:
-    yield from first
-    yield from rest
 
 
 __all__ = ["Chunk", "CorpusChunk", "TextChunk", "chunk_items", "read_chunks"]

@@ -73,13 +73,13 @@ def run(args: argparse.Namespace) -> int:
     sources = list(args.inputs) or list(_CORPORA[args.corpus])
     tally = Tally()
     options = parallel_options(args)
-    results: Iterator[tuple[str, list[TallyEntry]]]
+    results: Iterator[tuple[str, dict[TallyEntry, int]]]
     with using(limits):  # the first input is judged (and refused) before the output is opened
         if options.engine is Engine.SERIAL:  # Items straight from the readers, executed here
             items = with_dialect(stream_items(sources), chosen_dialect(args))
             head = list(islice(items, 1))
             work = PerItem(partial(exec_line, limits=limits, semantics=semantics_from(args)))
-            results = ((line, [entry]) for line, entry in parallel_map(work, chain(head, items), options))
+            results = ((line, {entry: 1}) for line, entry in parallel_map(work, chain(head, items), options))
         else:  # workers get the records' text and send back their output text
             chunks = stream_chunks(sources, options.chunk_size)
             first = list(islice(chunks, 1))
@@ -92,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
         with using(limits):  # the readers' bounds too: items are read as they are executed
             for text, entries in results:
                 out.write(text)
-                for entry in entries:
-                    tally.add(entry)
+                for entry, count in entries.items():
+                    tally.add(entry, count)
                 progress.update(tally.total)
     finally:
         progress.close()
@@ -145,16 +145,16 @@ def exec_line(item: Item, limits: Limits, semantics: Semantics) -> tuple[str, Ta
 
 
 def exec_chunk(chunk: Chunk, limits: Limits, semantics: Semantics, dialect: str | None,
-               ) -> tuple[str, list[TallyEntry]]:
-    """One chunk of record text to its JSON lines (one string) and summary entries, in order: what a worker
-    of a parallel run does (it builds the chunk's Items itself)."""
+               ) -> tuple[str, Counter[TallyEntry]]:
+    """One chunk of record text to its JSON lines, in order, as one string, and how many items had each summary
+    entry: what a worker of a parallel run does (it builds the chunk's Items itself)."""
     lines: list[str] = []
-    entries: list[TallyEntry] = []
+    entries: Counter[TallyEntry] = Counter()
     with using(limits):
         for item in with_dialect(chunk_items(chunk), dialect):
             line, entry = exec_line(item, limits, semantics)
             lines.append(line)
-            entries.append(entry)
+            entries[entry] += 1
     return "".join(lines), entries
 
 
@@ -189,22 +189,23 @@ class Tally:
         self.total = self.with_gold = self.matched = self.clock = 0
         self.not_executed: Counter[str] = Counter()
 
-    def add(self, entry: TallyEntry) -> None:
-        self.total += 1
-        self.clock += entry.clock
+    def add(self, entry: TallyEntry, times: int = 1) -> None:
+        """Count ``times`` items whose summary entry is ``entry``."""
+        self.total += times
+        self.clock += entry.clock * times
         if entry.not_executed:
-            self.not_executed[entry.not_executed] += 1
+            self.not_executed[entry.not_executed] += times
             return
         if entry.section:  # answers by option (MathQA): a dataset-quality count, not a divergence of the semantics
             section = self.sections.setdefault(entry.section, _Section())
-            section.statuses[entry.status] += 1
-            section.within += entry.within
-            section.selected += entry.selected
+            section.statuses[entry.status] += times
+            section.within += entry.within * times
+            section.selected += entry.selected * times
             return
-        self.statuses[entry.status] += 1
+        self.statuses[entry.status] += times
         if entry.match is not None:
-            self.with_gold += 1
-            self.matched += entry.match
+            self.with_gold += times
+            self.matched += entry.match * times
 
     def record(self) -> dict[str, object]:
         """The summary as JSON fields (the ``--summary`` document's body)."""
