@@ -471,10 +471,17 @@ RUN_RETRY_ELEMENTS = 64
 one pass over the text read so far, so this bounds the cost of a list that does not split into runs)."""
 
 
-def _run_end(text: str, start: int, limit: int, head: str) -> int | None:
-    """Where the last whole element before ``limit`` ends, told by the next element's first key (``head``,
-    ``{"id"``) after ``,``: a guess, checked by the caller's decoding of the run."""
-    following = limit
+def _run_end(text: str, start: int, limit: int, head: str, most: int) -> int | None:
+    """Where the last whole element before ``limit`` (and before about ``most`` more elements) ends, told by the
+    next element's first key (``head``, ``{"id"``) after ``,``: a guess, checked by the caller's decoding of the
+    run."""
+    following = start
+    for _ in range(most):
+        found = text.find(head, following + 1, limit)
+        if found < 0:
+            break
+        following = found
+    following = min(limit, following + len(head))
     for _ in range(current().json_element_tries):
         following = text.rfind(head, start + 1, following)
         if following < 0:
@@ -492,7 +499,7 @@ def _suspect_position(text: str) -> int | None:
     return min(found) if found else None
 
 
-def _run(reader: _ListText, first: int, bound: int) -> ElementRun | None:
+def _run(reader: _ListText, first: int, bound: int, most: int) -> ElementRun | None:
     """The whole elements from the reader's position to the last that ends in the text read so far (more is read
     when not even one does), and the reader moved past them; None where the fast decoder is absent or they do
     not make a run (then the caller reads one element at a time)."""
@@ -506,14 +513,14 @@ def _run(reader: _ListText, first: int, bound: int) -> ElementRun | None:
     while True:
         text, start = reader.text, reader.position
         limit = min(len(text), start + bound)
-        end = _run_end(text, start, limit, head)
+        end = _run_end(text, start, limit, head, most)
         if end is not None or reader.at_end or len(text) - start > bound or not reader.more():
             break
     if end is None:
         return None
     suspect = _suspect_position(text[start:end])
     if suspect is not None:  # stop the run before it: that element is read alone, and judged
-        end = _run_end(text, start, start + suspect, head) or start
+        end = _run_end(text, start, start + suspect, head, most) or start
         if end == start:
             return None
     body = text[start:end]
@@ -545,19 +552,20 @@ def iter_json_list(source: TextSource, limits: Limits | None = None, texts: bool
     """The elements of a top-level JSON list, one Record each, decoded one at a time; a bad element is
     one error Record and reading goes on with the next (see :class:`ElementScanner`). With ``texts``, each
     readable element's Record also carries its JSON text (what a parallel run sends its workers)."""
-    return cast(Iterator[Record], _walk_list(source, limits, texts, None))  # no runs: Records only
+    return cast(Iterator[Record], _walk_list(source, limits, texts, None, 0))  # no runs: Records only
 
 
-def iter_json_list_runs(source: TextSource, limits: Limits | None = None,
-                        one_at_a_time: int = 0) -> Iterator[Record | ElementRun]:
+def iter_json_list_runs(source: TextSource, limits: Limits | None = None, one_at_a_time: int = 0,
+                        most: int = 1000) -> Iterator[Record | ElementRun]:
     """:func:`iter_json_list` with texts, except that after the first ``one_at_a_time`` elements, runs of good
     elements come as one :class:`ElementRun` each where the fast decoder can check them in one pass, undecoded:
-    what a parallel run cuts a list into for its workers, at a fraction of the cost of decoding it."""
-    return _walk_list(source, limits, True, one_at_a_time)
+    what a parallel run cuts a list into for its workers, at a fraction of the cost of decoding it. A run holds
+    at most about ``most`` elements."""
+    return _walk_list(source, limits, True, one_at_a_time, most)
 
 
-def _walk_list(source: TextSource, limits: Limits | None, texts: bool,
-               runs_after: int | None) -> Iterator[Record | ElementRun]:
+def _walk_list(source: TextSource, limits: Limits | None, texts: bool, runs_after: int | None,
+               most: int) -> Iterator[Record | ElementRun]:
     bound = (limits or current()).max_line_chars
     reader = _ListText(source)
     if reader.skip_space() != "[":
@@ -581,7 +589,7 @@ def _walk_list(source: TextSource, limits: Limits | None, texts: bool,
             if reader.skip_space() == "]":
                 continue  # a trailing comma: tolerated
         if runs_after is not None and number >= runs_after and number >= retry_at:
-            run = _run(reader, number + 1, bound)
+            run = _run(reader, number + 1, bound, most)
             if run is not None:
                 number += run.count
                 yield run

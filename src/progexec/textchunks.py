@@ -136,7 +136,7 @@ def _list_chunks(source: TextSource, size: int, limits: Limits | None, wanted: W
     (:func:`~progexec.jsonrecords.iter_json_list_runs`)."""
     head = source.peek(4096)
     window = current().judged_records
-    elements = iter_json_list_runs(source, limits, window)
+    elements = iter_json_list_runs(source, limits, window, size)
     first = list(islice(elements, window))  # Records only: runs start after them
     if wanted is not None:
         judge(source.name, "list", [record for record in first if isinstance(record, Record)], wanted, head)
@@ -152,11 +152,11 @@ def _list_chunks(source: TextSource, size: int, limits: Limits | None, wanted: W
                 count += _count(record)
                 continue
             kind = found
-        batch.append(record)
-        count += _count(record)
-        if count >= size:
+        if batch and count + _count(record) > size:
             yield _list_chunk(batch, kind, stem)
             batch, count = [], 0
+        batch.append(record)
+        count += _count(record)
     if batch:
         yield _list_chunk(batch, kind or PROGRAMS, stem)
 
