@@ -119,3 +119,11 @@ def test_workers_are_forked_only_from_a_process_of_one_thread() -> None:
     finally:
         release.set()
         thread.join()
+
+
+def test_a_scoring_worker_not_forked_from_the_run_refuses_positions_it_does_not_have() -> None:
+    from progexec.core.errors import OptionError
+    from progexec.score.scoring import score_span
+
+    with pytest.raises(OptionError, match="not forked from the run"):
+        score_span((0, 3), ("official",), Limits())
