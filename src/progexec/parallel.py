@@ -199,10 +199,10 @@ class _Processes(_Backend[T, R]):
     def __init__(self, jobs: int, prepare: Callable[[], object] | None, preload: Sequence[str]) -> None:
         from concurrent.futures import ProcessPoolExecutor
 
+        if prepare is not None and fork_is_safe():
+            prepare()  # once, here: every forked worker starts with it done (it must not start a thread)
         context = _context(preload)
         if context.get_start_method() == "fork":
-            if prepare is not None:
-                prepare()  # once, here: every forked worker starts with it done
             prepare = None
             for stream in (sys.stdout, sys.stderr):  # a forked worker must not write what was buffered here
                 if stream is not None:

@@ -24,7 +24,7 @@ from ..parallel import Engine, ParallelError, ParallelOptions, PerItem, fork_is_
 from ..runner import prepare
 from .loading import LOOKS_LIKE_GOLD
 from .official_scorer import ItemContext
-from .equivalence import Why
+from .equivalence import Why, prepare_symbolic
 from ..core.plural import plural
 from ..core.errors import InputError
 
@@ -171,10 +171,20 @@ def _scored(pairs: list[tuple[GoldItem, Prediction]], names: tuple[str, ...], li
     _INHERITED[:] = pairs
     try:
         work = PerItem(partial(score_span, names=names, limits=limits))
-        for results in parallel_map(work, spans, replace(parallel, chunk_size=1), prepare=prepare):
+        warm_up = partial(_prepare_workers, "official" in names and len(spans) > 1)
+        for results in parallel_map(work, spans, replace(parallel, chunk_size=1), prepare=warm_up):
             yield from results
     finally:
         _INHERITED.clear()
+
+
+def _prepare_workers(symbolic: bool) -> None:
+    """What forked scoring workers start with: the parsers, and sympy (a quarter of a second to load) when the
+    official scorer runs on more than one chunk: any pair whose programs its rules cannot tell equal needs it, and
+    loaded here it is loaded once, not once in every worker."""
+    prepare()
+    if symbolic:
+        prepare_symbolic()
 
 
 def score_span(span: tuple[int, int], names: tuple[str, ...], limits: Limits) -> list[tuple[ScoredItem, bool]]:
