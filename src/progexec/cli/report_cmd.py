@@ -18,6 +18,7 @@ from ..textchunks import Chunk, chunk_items
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
 from .common import EXIT_DIVERGENCE, EXIT_OK, add_batch_options, limits_from, note_written, progress_for, verdict
 from .exec_cmd import stream_chunks, stream_items
+from .forked_writers import write_all
 from .parallel_args import add_parallel_arguments, parallel_options
 from ..core.plural import plural
 
@@ -81,9 +82,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        write_json(report, out / "report.json")
-        write_markdown(report, out / "report.md")
-        write_html(report, out / "report.html")
+        write_all(report, [(write_json, out / "report.json"), (write_html, out / "report.html"),
+                           (write_markdown, out / "report.md")], side_by_side=options.engine is not Engine.SERIAL)
         for name in ("report.json", "report.md", "report.html"):
             note_written(out / name)
     except OSError as error:
