@@ -89,8 +89,8 @@ def test_the_parent_sends_text_and_runs_not_items(tmp_path: Path) -> None:
     assert b"progexec.core.item" not in pickle.dumps(chunks)
 
 
-def test_exec_gives_the_serial_bytes_on_two_processes_with_hostile_elements(tmp_path: Path,
-                                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_exec_gives_the_serial_bytes_on_two_processes_with_hostile_elements(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "list.json"
     path.write_text("[" + ", ".join(GOOD[:120] + list(HOSTILE.values()) + GOOD[120:]) + "]", encoding="utf-8")
     outputs = []

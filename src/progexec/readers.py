@@ -174,6 +174,17 @@ def record_items(records: list[Record], kind: str, stem: str) -> Iterator[Item]:
 
 # ---------------------------------------------------------------- the public entry
 
+def refuse_unknown_corpus(name: str) -> None:
+    """Raise :class:`InputError` for a name like ``finqa:tset`` that is no file: a misspelt embedded corpus."""
+    from .corpus import CORPUS_NAMES
+
+    if ":" in name and not Path(name).exists() and name.split(":")[0] in {
+            corpus.split(":")[0] for corpus in CORPUS_NAMES}:
+        close = difflib.get_close_matches(name, CORPUS_NAMES, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise InputError(f"unknown embedded corpus {name!r}{hint} known: {', '.join(CORPUS_NAMES)}")
+
+
 def read(source: str | Path, limits: Limits | None = None,
          wanted: Wanted | None = DATASET_OR_PROGRAMS) -> Iterator[Item]:
     """Items from a path, ``-`` (standard input) or an embedded corpus name, streamed in input order.
@@ -188,11 +199,8 @@ def read(source: str | Path, limits: Limits | None = None,
     if name in CORPUS_NAMES:
         yield from corpus_items(name)
         return
-    if not isinstance(source, Path) and ":" in name and not Path(name).exists() and name.split(":")[0] in {
-            corpus.split(":")[0] for corpus in CORPUS_NAMES}:
-        close = difflib.get_close_matches(name, CORPUS_NAMES, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise InputError(f"unknown embedded corpus {name!r}{hint} known: {', '.join(CORPUS_NAMES)}")
+    if not isinstance(source, Path):
+        refuse_unknown_corpus(name)
     opened = open_source(source, limits)
     try:
         yield from items_from(opened, limits, wanted)
@@ -219,6 +227,7 @@ def read_records(source: str | Path, limits: Limits | None = None, wanted: Wante
 
 
 __all__ = ["InputError", "Item", "Record", "PROGRAMS", "reader_for", "default_dataset", "TextSource", "open_source", "source_from_bytes",
-           "source_from_text", "iter_json_lines", "record_items", "iter_json_list", "iter_records", "items_from", "read",
+           "source_from_text", "iter_json_lines", "record_items", "refuse_unknown_corpus",
+           "iter_json_list", "iter_records", "items_from", "read",
            "read_records", "records_from_text", "decode", "decode_marked", "unreadable_reason", "make_item",
            "detect_format", "holds_invalid_unicode", "INVALID_UNICODE_ERROR", "CHUNK_CHARS", "Wanted"]

@@ -10,21 +10,19 @@ is sent as a range of its items.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, islice
 from pathlib import Path
 
-from .core.errors import InputError
 from .core.item import Item
 from .core.limits import Limits, current
 from .inputkinds import DATASET_OR_PROGRAMS, PROGRAMS, Wanted, judge
 from .jsoncodec import loads
 from .jsonrecords import (ElementRun, Record, input_shape, iter_json_list_runs, iter_raw_lines, line_record,
                           run_values)
-from .readers import detect_format, record_items
+from .readers import detect_format, record_items, refuse_unknown_corpus
 from .textsource import TextSource, open_source
 
 
@@ -32,8 +30,9 @@ from .textsource import TextSource, open_source
 class TextChunk:
     """Consecutive records of one source, as read and numbered from ``first``: each entry is one record's JSON text
     (a line of JSON Lines, blank ones included, or an element of a JSON list), its :class:`Record` when the
-    reader already found it unusable, or a run of a list's elements (:class:`~progexec.jsonrecords.ElementRun`). ``kind`` is their format (:func:`~progexec.readers.reader_for`), ``stem``
-    the source's name for ids (``test-12``)."""
+    reader already found it unusable, or a run of a list's elements (:class:`~progexec.jsonrecords.ElementRun`).
+    ``kind`` is their format (:func:`~progexec.readers.reader_for`), ``stem`` the source's name for ids
+    (``test-12``)."""
 
     shape: str
     kind: str
@@ -98,21 +97,12 @@ def read_chunks(sources: Iterable[str], size: int, limits: Limits | None = None,
             for start in range(0, count, size):
                 yield CorpusChunk(source, start, min(start + size, count))
             continue
-        _refuse_unknown_corpus(source, CORPUS_NAMES)
+        refuse_unknown_corpus(source)
         opened = open_source(source, limits)
         try:
             yield from _source_chunks(opened, size, limits, wanted)
         finally:
             opened.close()
-
-
-def _refuse_unknown_corpus(name: str, known: Iterable[str]) -> None:
-    """The error :func:`~progexec.readers.read` raises for a name like ``finqa:tset`` that is no file."""
-    known = list(known)
-    if ":" in name and not Path(name).exists() and name.split(":")[0] in {corpus.split(":")[0] for corpus in known}:
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise InputError(f"unknown embedded corpus {name!r}{hint} known: {', '.join(known)}")
 
 
 def _stem(name: str) -> str:

@@ -141,8 +141,9 @@ def run(args: argparse.Namespace) -> int:
     progress = progress_for(args, None, NAME, [args.input])
     options = parallel_options(args)
     try:  # one chunk is one task; a worker sends back one string and its status counts
+        warm_up = partial(_warm_up, _head(first), default)
         for text, counts in parallel_map(PerItem(partial(_score_chunk_text, default)), _chained(first, chunks),
-                                         replace(options, chunk_size=1), prepare=partial(_warm_up, _head(first), default)):
+                                         replace(options, chunk_size=1), prepare=warm_up):
             out.write(text)
             statuses.update(counts)
             progress.update(sum(statuses.values()))
