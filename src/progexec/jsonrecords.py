@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -449,21 +450,23 @@ class ElementRun:
     text: str
 
 
-RUN_SAFE_DIGITS = 4300
-"""An element shorter than this (in bytes) cannot hold an integer the standard library refuses (4,301 digits)."""
-
-RUN_SAFE_BRACKETS = 500
-"""An element with fewer ``[`` and ``{`` than this cannot nest near the interpreter's recursion limit (where the
-standard library and msgspec may stop at different depths). An element that is not this safe is taken into a
-run only when msgspec decodes the run whole (which it does only where it gives the standard library's values)."""
-
-
 def _safe(element: Any) -> bool:
-    """True when an element that msgspec found to be strict JSON is surely one the standard library reads too."""
-    if len(element) < 2 * RUN_SAFE_BRACKETS:  # each level of nesting takes two bytes
+    """True when an element that msgspec found to be strict JSON is surely one the standard library reads to the
+    same value: it cannot hold an integer longer than the interpreter converts (``sys.get_int_max_str_digits``,
+    4,300 digits by default, which msgspec would take) nor nest near the recursion limit (where the two decoders
+    may stop at different depths). An element not surely safe is taken into a run only when msgspec decodes the
+    run whole, which it does only where it gives the standard library's values."""
+    depth = sys.getrecursionlimit() // 2
+    if len(element) < 2 * depth and len(element) <= _int_digits():  # each level of nesting takes two bytes
         return True
     text = bytes(element)
-    return len(text) < RUN_SAFE_DIGITS and text.count(b"[") + text.count(b"{") < RUN_SAFE_BRACKETS
+    return len(text) <= _int_digits() and text.count(b"[") + text.count(b"{") < depth
+
+
+def _int_digits() -> int:
+    """The longest integer the interpreter converts from text (unbounded: the largest size)."""
+    digits: int = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+    return digits or sys.maxsize
 
 
 RUN_RETRY_ELEMENTS = 64
