@@ -127,7 +127,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--only", default="", help="run only the commands whose name contains this text")
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="run the source under test with --jobs N (and small chunks) where a command has it; the "
+                             "baseline runs serial, so its outputs must equal the serial baseline's")
     args = parser.parse_args(argv)
+    parallel = ["--jobs", str(args.jobs), "--chunk-size", "97"] if args.jobs > 1 else []
     differences = 0
     with tempfile.TemporaryDirectory(prefix="identical-") as tmp:
         data = args.data.resolve()
@@ -135,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.only not in name:
                 continue
             base = run_one(args.python, args.baseline_src.resolve(), words, name, Path(tmp) / f"{index}-base", data)
-            ours = run_one(args.python, args.src.resolve(), words, name, Path(tmp) / f"{index}-ours", data)
+            extra = parallel if words[0] in ("exec", "report", "score", "reward") else []
+            ours = run_one(args.python, args.src.resolve(), words + extra, name, Path(tmp) / f"{index}-ours", data)
             # the output directories differ by name only: compare the digests, not the paths
             same = base == ours
             differences += not same

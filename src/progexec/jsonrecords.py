@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, cast
 
-from .jsoncodec import loads, raw_decoder
+from .jsoncodec import fast_decoder, list_splitter, loads, raw_decoder
 from .core.limits import Limits, current, DEFAULT_LIMITS
 from .textsource import CHUNK_CHARS, TextSource, source_from_text
 from .core.errors import InputError
@@ -40,6 +41,8 @@ class Record:
     where: str
     value: Any = None
     error: str | None = None
+    text: str | None = field(default=None, compare=False, repr=False)
+    """The element's JSON text as read, kept only when asked (:func:`iter_json_list`'s ``texts``)."""
 
 
 _SUSPECT_UNICODE = re.compile(r"\\[uU][dD][89a-fA-F]|[\ud800-\udfff]")
@@ -233,9 +236,9 @@ class _ListText:
 _RAW_DECODE = raw_decoder()  # json.JSONDecoder().raw_decode, or the fast extra's where it gives the same value
 
 
-def _element(reader: _ListText, number: int, bound: int) -> list[Record]:
-    """The element starting at the reader's position, and the reader moved past it: one Record, or one per
-    element of an unreadable stretch (see :func:`_resync`)."""
+def _element(reader: _ListText, number: int, bound: int, texts: bool = False) -> list[Record]:
+    """The element starting at the reader's position, and the reader moved past it: one Record (carrying its
+    text with ``texts``), or one per element of an unreadable stretch (see :func:`_resync`)."""
     where = f"item {number}"
     while True:
         error: str | None = None
@@ -255,7 +258,7 @@ def _element(reader: _ListText, number: int, bound: int) -> list[Record]:
                     return [Record(number, where, error=f"{where} is over {plural(bound, 'character')} (max_line_chars)")]
                 if suspect_unicode(text) and holds_invalid_unicode(value):
                     return [Record(number, where, error=f"{where} {INVALID_UNICODE_ERROR}")]
-                return [Record(number, where, value)]
+                return [Record(number, where, value, text=text if texts else None)]
         if error is not None:
             found = _resync(reader, bound)
             if found is not None:
@@ -436,15 +439,142 @@ def _skip(reader: _ListText, number: int, where: str, bound: int) -> Record:
             return Record(number, where, error=f"{error}; the file ends inside it")
 
 
-def iter_json_list(source: TextSource, limits: Limits | None = None) -> Iterator[Record]:
+@dataclass(frozen=True, slots=True)
+class ElementRun:
+    """``count`` consecutive elements of a JSON list, numbered from ``first``, as one text (the elements and the
+    separators between them), each of which the element-at-a-time reader would read as a good Record: the fast
+    decoder checked them in one pass (:func:`run_values` decodes them, to the standard library's values)."""
+
+    first: int
+    count: int
+    text: str
+
+
+def _safe(element: Any) -> bool:
+    """True when an element that msgspec found to be strict JSON is surely one the standard library reads to the
+    same value: it cannot hold an integer longer than the interpreter converts (``sys.get_int_max_str_digits``,
+    4,300 digits by default, which msgspec would take) nor nest near the recursion limit (where the two decoders
+    may stop at different depths). An element not surely safe is taken into a run only when msgspec decodes the
+    run whole, which it does only where it gives the standard library's values."""
+    depth = sys.getrecursionlimit() // 2
+    if len(element) < 2 * depth and len(element) <= _int_digits():  # each level of nesting takes two bytes
+        return True
+    text = bytes(element)
+    return len(text) <= _int_digits() and text.count(b"[") + text.count(b"{") < depth
+
+
+def _int_digits() -> int:
+    """The longest integer the interpreter converts from text (unbounded: the largest size)."""
+    digits: int = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+    return digits or sys.maxsize
+
+
+RUN_RETRY_ELEMENTS = 64
+"""Elements read one at a time after a run could not be taken, before a run is tried again (a failed try costs
+one pass over the text read so far, so this bounds the cost of a list that does not split into runs)."""
+
+
+def _run_end(text: str, start: int, limit: int, head: str, most: int) -> int | None:
+    """Where the last whole element before ``limit`` (and before about ``most`` more elements) ends, told by the
+    next element's first key (``head``, ``{"id"``) after ``,``: a guess, checked by the caller's decoding of the
+    run."""
+    following = start
+    for _ in range(most):
+        found = text.find(head, following + 1, limit)
+        if found < 0:
+            break
+        following = found
+    following = min(limit, following + len(head))
+    for _ in range(current().json_element_tries):
+        following = text.rfind(head, start + 1, following)
+        if following < 0:
+            return None
+        end = text.rfind("}", start, following) + 1
+        if end > start and text[end:following].strip(" \t\r\n") == ",":
+            return end
+    return None
+
+
+def _suspect_position(text: str) -> int | None:
+    """Where the first character that may make the text invalid Unicode is (:func:`_suspect_unicode`), if any."""
+    found = [match.start() for match in (_ESCAPED_SURROGATE.search(text) if "\\" in text else None,
+                                         None if text.isascii() else _RAW_SURROGATE.search(text)) if match]
+    return min(found) if found else None
+
+
+def _run(reader: _ListText, first: int, bound: int, most: int) -> ElementRun | None:
+    """The whole elements from the reader's position to the last that ends in the text read so far (more is read
+    when not even one does), and the reader moved past them; None where the fast decoder is absent or they do
+    not make a run (then the caller reads one element at a time)."""
+    split = list_splitter()
+    if split is None or not reader.text.startswith('{"', reader.position):
+        return None
+    key_end = reader.text.find('"', reader.position + 2, reader.position + 256)
+    if key_end < 0:
+        return None
+    head = reader.text[reader.position:key_end + 1]
+    while True:
+        text, start = reader.text, reader.position
+        limit = min(len(text), start + bound)
+        end = _run_end(text, start, limit, head, most)
+        if end is not None or reader.at_end or len(text) - start > bound or not reader.more():
+            break
+    if end is None:
+        return None
+    suspect = _suspect_position(text[start:end])
+    if suspect is not None:  # stop the run before it: that element is read alone, and judged
+        end = _run_end(text, start, start + suspect, head, most) or start
+        if end == start:
+            return None
+    body = text[start:end]
+    try:
+        elements = split("[" + body + "]")
+        if not all(map(_safe, elements)):
+            _decode_fast(body)
+    except Exception:  # not a run of good elements: the element-at-a-time reader judges them
+        return None
+    reader.position = end
+    return ElementRun(first, len(elements), body)
+
+
+def run_values(run: ElementRun) -> list[Any]:
+    """The values of a run's elements: those the element-at-a-time reader gives them."""
+    values: list[Any] = loads("[" + run.text + "]")
+    return values
+
+
+def _decode_fast(body: str) -> None:
+    """Decode a run's elements with the fast decoder alone: it raises wherever the standard library would decide
+    (or refuse) instead."""
+    fast = fast_decoder()
+    assert fast is not None
+    fast("[" + body + "]")
+
+
+def iter_json_list(source: TextSource, limits: Limits | None = None, texts: bool = False) -> Iterator[Record]:
     """The elements of a top-level JSON list, one Record each, decoded one at a time; a bad element is
-    one error Record and reading goes on with the next (see :class:`ElementScanner`)."""
+    one error Record and reading goes on with the next (see :class:`ElementScanner`). With ``texts``, each
+    readable element's Record also carries its JSON text (what a parallel run sends its workers)."""
+    return cast(Iterator[Record], _walk_list(source, limits, texts, None, 0))  # no runs: Records only
+
+
+def iter_json_list_runs(source: TextSource, limits: Limits | None = None, one_at_a_time: int = 0,
+                        most: int = 1000) -> Iterator[Record | ElementRun]:
+    """:func:`iter_json_list` with texts, except that after the first ``one_at_a_time`` elements, runs of good
+    elements come as one :class:`ElementRun` each where the fast decoder can check them in one pass, undecoded:
+    what a parallel run cuts a list into for its workers, at a fraction of the cost of decoding it. A run holds
+    at most about ``most`` elements."""
+    return _walk_list(source, limits, True, one_at_a_time, most)
+
+
+def _walk_list(source: TextSource, limits: Limits | None, texts: bool, runs_after: int | None,
+               most: int) -> Iterator[Record | ElementRun]:
     bound = (limits or current()).max_line_chars
     reader = _ListText(source)
     if reader.skip_space() != "[":
         raise InputError(f"{source.name}: not a JSON list")
     reader.position += 1
-    number = 0
+    number = retry_at = 0
     while True:
         char = reader.skip_space()
         if not char:
@@ -461,7 +591,14 @@ def iter_json_list(source: TextSource, limits: Limits | None = None) -> Iterator
             reader.position += 1
             if reader.skip_space() == "]":
                 continue  # a trailing comma: tolerated
-        records = _element(reader, number + 1, bound)
+        if runs_after is not None and number >= runs_after and number >= retry_at:
+            run = _run(reader, number + 1, bound, most)
+            if run is not None:
+                number += run.count
+                yield run
+                continue
+            retry_at = number + RUN_RETRY_ELEMENTS
+        records = _element(reader, number + 1, bound, texts)
         number += len(records)
         yield from records
 

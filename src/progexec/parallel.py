@@ -1,8 +1,7 @@
 """An order-preserving map of a pure chunk function over a stream of work, on one of three engines.
 
-``serial`` runs the chunks in this process, ``process`` on a local pool of worker processes
-(``forkserver``, else ``spawn``: never ``fork``, which copies a threaded parent) and ``ray`` as
-Ray tasks, on a cluster joined by address or on a local one started for the run. Every engine
+``serial`` runs the chunks in this process, ``process`` on a local pool of worker processes and
+``ray`` as Ray tasks, on a cluster joined by address or on a local one started for the run. Every engine
 calls the same chunk function on the same chunks, so the results are the serial results: in
 input order, one per item, nothing dropped. At most ``in_flight`` chunks are outstanding at
 once, so memory is bounded by the chunk size, not by the length of the input.
@@ -10,12 +9,18 @@ once, so memory is bounded by the chunk size, not by the length of the input.
 A chunk function takes a list of work items and returns a list of results of the same length;
 it must be picklable (a module-level function, or a :func:`functools.partial` of one) and must
 not depend on process state that the workers do not share.
+
+Worker processes are forked from this one on Linux when it runs a single thread (nothing can be
+copied mid-lock): they start with its imports and its ``prepare`` done, at no cost. Otherwise they
+start from a ``forkserver`` (else ``spawn``) that has imported the chunk function's module, and run
+``prepare`` once each. Either way a worker pays its start-up once, not once per chunk.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -144,18 +149,65 @@ class _Serial(_Backend[T, R]):
         return lambda: results
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def _threads() -> int:
+    """The threads of this process, native ones included where the system tells (Linux), else Python's."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        import threading
+
+        return threading.active_count()
+
+
+def fork_is_safe() -> bool:
+    """True when worker processes may be forked from this one: Linux (where ``fork`` is the system's own way
+    to start a process) and one thread only, so no lock held by another thread is copied."""
     import multiprocessing
 
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return (sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+            and _threads() == 1)
+
+
+def _context(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
+    """``fork`` when :func:`fork_is_safe`, else ``forkserver`` (importing ``preload`` once, in the server), else
+    ``spawn``."""
+    import multiprocessing
+
+    if fork_is_safe():
+        return multiprocessing.get_context("fork")
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(list(preload))
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _modules(function: Callable[..., object]) -> list[str]:
+    """The modules a chunk function lives in (through :class:`PerItem` and :func:`functools.partial`), for the
+    forkserver to import once rather than every worker."""
+    names: list[str] = []
+    target: object = function
+    while target is not None:
+        module = getattr(target, "__module__", None)
+        if isinstance(module, str) and module.startswith("progexec") and module not in names:
+            names.append(module)
+        target = getattr(target, "function", None) or getattr(target, "func", None)
+    return names
 
 
 class _Processes(_Backend[T, R]):
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, prepare: Callable[[], object] | None, preload: Sequence[str]) -> None:
         from concurrent.futures import ProcessPoolExecutor
 
-        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context())
+        if prepare is not None and fork_is_safe():
+            prepare()  # once, here: every forked worker starts with it done (it must not start a thread)
+        context = _context(preload)
+        if context.get_start_method() == "fork":
+            prepare = None
+            for stream in (sys.stdout, sys.stderr):  # a forked worker must not write what was buffered here
+                if stream is not None:
+                    stream.flush()
+        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=prepare)
 
     def submit(self, function: ChunkFunction[T, R], chunk: list[T]) -> Callable[[], Sequence[R]]:
         from concurrent.futures.process import BrokenProcessPool
@@ -216,26 +268,30 @@ class _Ray(_Backend[T, R]):
             self.ray.shutdown()
 
 
-def _backend(options: ParallelOptions) -> _Backend[Any, Any]:
+def _backend(options: ParallelOptions, function: ChunkFunction[Any, Any],
+             prepare: Callable[[], object] | None) -> _Backend[Any, Any]:
     if options.engine is Engine.PROCESS:
-        return _Processes(options.jobs)
+        return _Processes(options.jobs, prepare, _modules(function))
     if options.engine is Engine.RAY:
         return _Ray(options.jobs, options.ray_address)
     return _Serial()
 
 
 def parallel_map(function: ChunkFunction[T, R], items: Iterable[T], options: ParallelOptions | None = None,
-                 stats: RunStats | None = None) -> Generator[R, None, None]:
+                 stats: RunStats | None = None, prepare: Callable[[], object] | None = None,
+                 ) -> Generator[R, None, None]:
     """``function`` over ``items`` in chunks, yielding one result per item in input order.
 
     The input is read lazily and at most ``options.in_flight`` chunks are outstanding. A chunk
     whose result has the wrong length, or a worker that dies, raises :class:`OptionError`;
     an exception raised by ``function`` itself propagates unchanged. ``stats``, when given, is
-    filled in as the run goes (items, chunks, seconds).
+    filled in as the run goes (items, chunks, seconds). ``prepare`` (picklable, idempotent: the chunk
+    function must not rely on it) is the workers' one-time set-up: run here before forking them, or
+    once in each worker started otherwise.
     """
     options = options or ParallelOptions()
     started = time.monotonic()
-    backend: _Backend[T, R] = _backend(options)
+    backend: _Backend[T, R] = _backend(options, function, prepare)
     pending: deque[tuple[int, list[T], Callable[[], Sequence[R]]]] = deque()
     try:
         for index, chunk in enumerate(chunked(items, options.chunk_size)):

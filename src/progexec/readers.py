@@ -179,7 +179,24 @@ def _flush(pending: list[Record], reader: ItemReader, stem: str) -> Iterator[Ite
             yield from reader(record, stem)
 
 
+def record_items(records: list[Record], kind: str, stem: str) -> Iterator[Item]:
+    """The Items of records of format ``kind`` from a source named ``stem``, as :func:`items_from` makes them
+    (an unusable record is one ``bad_input`` Item): what a worker does with the record texts it is sent."""
+    return _flush(records, reader_for(kind), stem)
+
+
 # ---------------------------------------------------------------- the public entry
+
+def refuse_unknown_corpus(name: str) -> None:
+    """Raise :class:`InputError` for a name like ``finqa:tset`` that is no file: a misspelt embedded corpus."""
+    from .corpus import CORPUS_NAMES
+
+    if ":" in name and not Path(name).exists() and name.split(":")[0] in {
+            corpus.split(":")[0] for corpus in CORPUS_NAMES}:
+        close = difflib.get_close_matches(name, CORPUS_NAMES, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise InputError(f"unknown embedded corpus {name!r}{hint} known: {', '.join(CORPUS_NAMES)}")
+
 
 def read(source: str | Path, limits: Limits | None = None,
          wanted: Wanted | None = DATASET_OR_PROGRAMS) -> Iterator[Item]:
@@ -195,11 +212,8 @@ def read(source: str | Path, limits: Limits | None = None,
     if name in CORPUS_NAMES:
         yield from corpus_items(name)
         return
-    if not isinstance(source, Path) and ":" in name and not Path(name).exists() and name.split(":")[0] in {
-            corpus.split(":")[0] for corpus in CORPUS_NAMES}:
-        close = difflib.get_close_matches(name, CORPUS_NAMES, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise InputError(f"unknown embedded corpus {name!r}{hint} known: {', '.join(CORPUS_NAMES)}")
+    if not isinstance(source, Path):
+        refuse_unknown_corpus(name)
     opened = open_source(source, limits)
     try:
         yield from items_from(opened, limits, wanted)
@@ -226,6 +240,7 @@ def read_records(source: str | Path, limits: Limits | None = None, wanted: Wante
 
 
 __all__ = ["InputError", "Item", "Record", "PROGRAMS", "qa_record", "reader_for", "default_dataset", "TextSource", "open_source", "source_from_bytes",
-           "source_from_text", "iter_json_lines", "iter_json_list", "iter_records", "items_from", "read",
+           "source_from_text", "iter_json_lines", "record_items", "refuse_unknown_corpus",
+           "iter_json_list", "iter_records", "items_from", "read",
            "read_records", "records_from_text", "decode", "decode_marked", "unreadable_reason", "make_item",
            "detect_format", "holds_invalid_unicode", "INVALID_UNICODE_ERROR", "CHUNK_CHARS", "Wanted"]

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, islice
 
@@ -18,8 +18,9 @@ from ..core.limits import Limits, using
 from ..readers import read
 from ..core.errors import InputError, OptionError
 from ..record_line import execution_line
-from ..parallel import PerItem, parallel_map
-from ..runner import execute, stopped_by_clock
+from ..parallel import Engine, PerItem, parallel_map
+from ..runner import execute, prepare, stopped_by_clock
+from ..textchunks import Chunk, chunk_items, read_chunks
 from .mathqa_cmd import add_semantics_argument, semantics_from
 from .parallel_args import add_parallel_arguments, parallel_options
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
@@ -58,22 +59,41 @@ def stream_items(sources: list[str]) -> Iterator[Item]:
             raise OptionError(str(error)) from None
 
 
+def stream_chunks(sources: list[str], size: int) -> Iterator[Chunk]:
+    """The sources as chunks of record text (:mod:`progexec.textchunks`); a source that cannot be read is a
+    usage error naming it."""
+    try:
+        yield from read_chunks(sources, size)
+    except InputError as error:
+        raise OptionError(str(error)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     sources = list(args.inputs) or list(_CORPORA[args.corpus])
     tally = Tally()
-    work = PerItem(partial(exec_line, limits=limits, semantics=semantics_from(args)))
     options = parallel_options(args)
+    results: Iterator[tuple[str, dict[TallyEntry, int]]]
     with using(limits):  # the first input is judged (and refused) before the output is opened
-        items = with_dialect(stream_items(sources), chosen_dialect(args))
-        head = list(islice(items, 1))
+        if options.engine is Engine.SERIAL:  # Items straight from the readers, executed here
+            items = with_dialect(stream_items(sources), chosen_dialect(args))
+            head = list(islice(items, 1))
+            work = PerItem(partial(exec_line, limits=limits, semantics=semantics_from(args)))
+            results = ((line, {entry: 1}) for line, entry in parallel_map(work, chain(head, items), options))
+        else:  # workers get the records' text and send back their output text
+            chunks = stream_chunks(sources, options.chunk_size)
+            first = list(islice(chunks, 1))
+            chunk_work = PerItem(partial(exec_chunk, limits=limits, semantics=semantics_from(args),
+                                         dialect=chosen_dialect(args)))
+            results = parallel_map(chunk_work, chain(first, chunks), replace(options, chunk_size=1), prepare=prepare)
     progress = progress_for(args, None, "exec", sources)
     out = open_output(args.out)
     try:
         with using(limits):  # the readers' bounds too: items are read as they are executed
-            for line, entry in parallel_map(work, chain(head, items), options):
-                out.write(line)
-                tally.add(entry)
+            for text, entries in results:
+                out.write(text)
+                for entry, count in entries.items():
+                    tally.add(entry, count)
                 progress.update(tally.total)
     finally:
         progress.close()
@@ -124,6 +144,20 @@ def exec_line(item: Item, limits: Limits, semantics: Semantics) -> tuple[str, Ta
     return execution_line(execution) + "\n", entry
 
 
+def exec_chunk(chunk: Chunk, limits: Limits, semantics: Semantics, dialect: str | None,
+               ) -> tuple[str, Counter[TallyEntry]]:
+    """One chunk of record text to its JSON lines, in order, as one string, and how many items had each summary
+    entry: what a worker of a parallel run does (it builds the chunk's Items itself)."""
+    lines: list[str] = []
+    entries: Counter[TallyEntry] = Counter()
+    with using(limits):
+        for item in with_dialect(chunk_items(chunk), dialect):
+            line, entry = exec_line(item, limits, semantics)
+            lines.append(line)
+            entries[entry] += 1
+    return "".join(lines), entries
+
+
 _ENTRIES: dict[tuple[object, bool | None, bool], TallyEntry] = {}
 """The FinQA family's tally entries, shared (they are frozen and few)."""
 
@@ -155,22 +189,23 @@ class Tally:
         self.total = self.with_gold = self.matched = self.clock = 0
         self.not_executed: Counter[str] = Counter()
 
-    def add(self, entry: TallyEntry) -> None:
-        self.total += 1
-        self.clock += entry.clock
+    def add(self, entry: TallyEntry, times: int = 1) -> None:
+        """Count ``times`` items whose summary entry is ``entry``."""
+        self.total += times
+        self.clock += entry.clock * times
         if entry.not_executed:
-            self.not_executed[entry.not_executed] += 1
+            self.not_executed[entry.not_executed] += times
             return
         if entry.section:  # answers by option (MathQA): a dataset-quality count, not a divergence of the semantics
             section = self.sections.setdefault(entry.section, _Section())
-            section.statuses[entry.status] += 1
-            section.within += entry.within
-            section.selected += entry.selected
+            section.statuses[entry.status] += times
+            section.within += entry.within * times
+            section.selected += entry.selected * times
             return
-        self.statuses[entry.status] += 1
+        self.statuses[entry.status] += times
         if entry.match is not None:
-            self.with_gold += 1
-            self.matched += entry.match
+            self.with_gold += times
+            self.matched += entry.match * times
 
     def record(self) -> dict[str, object]:
         """The summary as JSON fields (the ``--summary`` document's body)."""

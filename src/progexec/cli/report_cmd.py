@@ -5,15 +5,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from itertools import chain
+from collections.abc import Iterator
+from itertools import chain, islice
 from pathlib import Path
 
 from ..core.limits import using
 from ..core.errors import InputError, OptionError
+from ..parallel import Engine
 from ..report import build_report, write_html, write_json, write_markdown, json_report, text_report
+from ..report.model import build_report_chunks
+from ..textchunks import Chunk, chunk_items
 from .dialect_args import add_dialect_argument, chosen_dialect, with_dialect
 from .common import EXIT_DIVERGENCE, EXIT_OK, add_batch_options, limits_from, note_written, progress_for, verdict
-from .exec_cmd import stream_items
+from .exec_cmd import stream_chunks, stream_items
+from .forked_writers import write_all
 from .parallel_args import add_parallel_arguments, parallel_options
 from ..core.plural import plural
 
@@ -43,10 +48,20 @@ def _source(paths: list[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     sources = list(args.inputs) or ["finqa"]
+    options = parallel_options(args)
+    dialect = chosen_dialect(args)
+    chunks: Iterator[Chunk] = iter(())
     with using(limits):
-        items = with_dialect(stream_items(sources), chosen_dialect(args))
-        first = next(items, None)
-        items = chain([first], items) if first is not None else items
+        if options.engine is Engine.SERIAL:  # Items straight from the readers, analysed here
+            items = with_dialect(stream_items(sources), dialect)
+            first = next(items, None)
+        else:  # workers get the records' text; the first item is built here too, to tell TAT-QA apart
+            chunks = stream_chunks(sources, options.chunk_size)
+            head = list(islice(chunks, 1))
+            chunks = chain(head, chunks)
+            first = next(with_dialect(chunk_items(head[0]), dialect), None) if head else None
+            items = with_dialect((item for chunk in chunks for item in chunk_items(chunk)), dialect)
+        items = chain([first], items) if first is not None and options.engine is Engine.SERIAL else items
         from ..datasets.tatqa.dataset import is_question_item
 
         if first is not None and is_question_item(first):  # TAT-QA questions: the derivation report
@@ -56,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
     progress = progress_for(args, None, "report", sources)
     with using(limits):
         try:
-            report = build_report(items, _source(args.inputs), progress.update, limits, parallel_options(args))
+            if options.engine is Engine.SERIAL:
+                report = build_report(items, _source(args.inputs), progress.update, limits, options)
+            else:
+                report = build_report_chunks(chunks, _source(args.inputs), progress.update, limits, options, dialect)
         except InputError as error:
             raise OptionError(str(error)) from None
         finally:
@@ -64,9 +82,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        write_json(report, out / "report.json")
-        write_markdown(report, out / "report.md")
-        write_html(report, out / "report.html")
+        write_all(report, [(write_json, out / "report.json"), (write_html, out / "report.html"),
+                           (write_markdown, out / "report.md")], side_by_side=options.engine is not Engine.SERIAL)
         for name in ("report.json", "report.md", "report.html"):
             note_written(out / name)
     except OSError as error:

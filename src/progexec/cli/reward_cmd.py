@@ -24,6 +24,7 @@ from ..jsonrecords import Record, input_shape, iter_json_list, iter_raw_lines, l
 from ..parallel import PerItem, chunked, parallel_map
 from ..core.errors import InputError, OptionError
 from ..reward.batch import LineChunk, score_line_chunk, score_records
+from ..runner import prepare
 from ..textsource import open_source
 from ..reward.gold import parse_policy
 from ..reward.model import Policy
@@ -104,6 +105,22 @@ def _score_chunk_text(default: Policy | None, chunk: LineChunk | list[Record]) -
     return score_line_chunk(chunk, default)
 
 
+def _head(chunk: LineChunk | list[Record] | None) -> LineChunk | list[Record]:
+    """The first line (or record) of the input: what the workers' warm-up scores."""
+    if chunk is None:
+        return []
+    if isinstance(chunk, tuple):
+        return chunk[0], chunk[1][:1]
+    return chunk[:1]
+
+
+def _warm_up(head: LineChunk | list[Record], default: Policy | None) -> None:
+    """Score the input's first line once and drop the result: what a scorer loads on its first use (a tenth of a
+    second) is then loaded before the workers are forked, once, not by each of them."""
+    prepare()
+    score_line_chunk(head, default)
+
+
 def score_stream(chunks: Iterable[list[Record]], default: Policy | None, args: argparse.Namespace,
                  ) -> Iterator[dict[str, Any]]:
     """Every output record, in input order, on the engine the options name (one chunk is one task)."""
@@ -124,8 +141,9 @@ def run(args: argparse.Namespace) -> int:
     progress = progress_for(args, None, NAME, [args.input])
     options = parallel_options(args)
     try:  # one chunk is one task; a worker sends back one string and its status counts
+        warm_up = partial(_warm_up, _head(first), default)
         for text, counts in parallel_map(PerItem(partial(_score_chunk_text, default)), _chained(first, chunks),
-                                         replace(options, chunk_size=1)):
+                                         replace(options, chunk_size=1), prepare=warm_up):
             out.write(text)
             statuses.update(counts)
             progress.update(sum(statuses.values()))

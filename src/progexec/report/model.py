@@ -7,16 +7,18 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.status import Status
 from ..core.item import Item
+from ..core.registry import get_dataset
 from ..core.limits import Limits
 from ..meta import run_meta
 from ..parallel import ParallelOptions, PerItem, parallel_map
 from ..oracle.classify import ALL_VARIANTS, Analysis, FindingKind, analyze_execution
 from ..runner import Stop, bounded, execute_unbounded, limit_exceeded, prepare
+from ..textchunks import Chunk, chunk_items
 
 
 
@@ -97,6 +99,41 @@ def build_report(items: Iterable[Item], source: str, progress: Callable[[int], N
         report.analyses.append(analysis)
         if progress is not None:
             progress(done)
+    report.meta = run_meta([], None, limits) | {"items_sha256": digest.hexdigest()}
+    del report.meta["inputs"]
+    return report
+
+
+def analyze_chunk(chunk: Chunk, limits: Limits | None = None, dialect: str | None = None,
+                  ) -> tuple[list[Analysis], bytes]:
+    """One chunk of record text to its items' analyses, in order, and their fingerprints (one string of bytes):
+    what a worker of a parallel report does (it builds the chunk's Items itself)."""
+    prepare()  # where no one did (a Ray task): before the first item's clock starts
+    analyses: list[Analysis] = []
+    fingerprints: list[bytes] = []
+    dataset = get_dataset(dialect) if dialect is not None else None
+    for item in chunk_items(chunk):
+        if dataset is not None and item.dialect is not dataset:
+            item = replace(item, dialect=dataset)
+        fingerprints.append(item_fingerprint(item))
+        analyses.append(analyze_item(item, limits))
+    return analyses, b"".join(fingerprints)
+
+
+def build_report_chunks(chunks: Iterable[Chunk], source: str, progress: Callable[[int], None] | None = None,
+                        limits: Limits | None = None, options: ParallelOptions | None = None,
+                        dialect: str | None = None) -> Report:
+    """:func:`build_report` of inputs read as chunks of record text (:mod:`progexec.textchunks`), each analysed
+    where ``options`` says (worker processes get the text, never Items): the same report, byte for byte."""
+    report = Report(source)
+    digest = hashlib.sha256()
+    work = PerItem(partial(analyze_chunk, limits=limits, dialect=dialect))
+    options = replace(options or ParallelOptions(), chunk_size=1)
+    for analyses, fingerprints in parallel_map(work, chunks, options, prepare=prepare):
+        digest.update(fingerprints)
+        report.analyses.extend(analyses)
+        if progress is not None:
+            progress(len(report.analyses))
     report.meta = run_meta([], None, limits) | {"items_sha256": digest.hexdigest()}
     del report.meta["inputs"]
     return report

@@ -11,7 +11,8 @@ unusable program stays in ``n`` and scores 0, as the official functions score it
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from functools import partial
 from itertools import combinations
 from typing import Any
@@ -19,11 +20,11 @@ from typing import Any
 from . import official_scorer as official, peers
 from .results import GoldItem, ScoredItem, Prediction, ScoreReport, ScorerFigures, Verdict
 from ..core.limits import Limits, current, using
-from ..parallel import ParallelOptions, PerItem, parallel_map
+from ..parallel import Engine, ParallelError, ParallelOptions, PerItem, fork_is_safe, parallel_map
 from ..runner import prepare
 from .loading import LOOKS_LIKE_GOLD
 from .official_scorer import ItemContext
-from .equivalence import Why
+from .equivalence import Why, prepare_symbolic
 from ..core.plural import plural
 from ..core.errors import InputError
 
@@ -143,13 +144,55 @@ def score_predictions(gold: Sequence[GoldItem], predictions: Sequence[Prediction
         if seen[pred.id] == 2:
             report.duplicate_ids.append(pred.id)
         pairs.append((target, pred))
-    work = PerItem(partial(score_pair, names=tuple(names), limits=limits or current()))
-    for done, (result, gold_error) in enumerate(parallel_map(work, pairs, parallel), start=1):
+    for done, (result, gold_error) in enumerate(_scored(pairs, tuple(names), limits or current(), parallel), start=1):
         _account(report, result, gold_error)
         if progress is not None:
             progress(done)
     report.missing_ids = [item.id for item in gold if item.id not in seen]
     return report
+
+
+_INHERITED: list[tuple[GoldItem, Prediction]] = []
+"""The pairs of the run under way, which forked workers inherit: they are sent index ranges into it."""
+
+
+def _scored(pairs: list[tuple[GoldItem, Prediction]], names: tuple[str, ...], limits: Limits,
+            parallel: ParallelOptions | None) -> Iterator[tuple[ScoredItem, bool]]:
+    """:func:`score_pair` of every pair, in order, on the engine ``parallel`` names. Worker processes forked from
+    this one inherit the pairs and are sent ranges of their positions, never the records; workers started
+    otherwise (a threaded process, another system, Ray) are sent the pairs."""
+    if parallel is None or parallel.engine is not Engine.PROCESS or not fork_is_safe():
+        yield from parallel_map(PerItem(partial(score_pair, names=names, limits=limits)), pairs, parallel)
+        return
+    if _INHERITED:
+        raise ParallelError("a parallel scoring run is already under way in this process")
+    size = parallel.chunk_size
+    spans = [(start, min(start + size, len(pairs))) for start in range(0, len(pairs), size)]
+    _INHERITED[:] = pairs
+    try:
+        work = PerItem(partial(score_span, names=names, limits=limits))
+        warm_up = partial(_prepare_workers, "official" in names and len(spans) > 1)
+        for results in parallel_map(work, spans, replace(parallel, chunk_size=1), prepare=warm_up):
+            yield from results
+    finally:
+        _INHERITED.clear()
+
+
+def _prepare_workers(symbolic: bool) -> None:
+    """What forked scoring workers start with: the parsers, and sympy (a quarter of a second to load) when the
+    official scorer runs on more than one chunk: any pair whose programs its rules cannot tell equal needs it, and
+    loaded here it is loaded once, not once in every worker."""
+    prepare()
+    if symbolic:
+        prepare_symbolic()
+
+
+def score_span(span: tuple[int, int], names: tuple[str, ...], limits: Limits) -> list[tuple[ScoredItem, bool]]:
+    """:func:`score_pair` of the inherited pairs ``span[0]`` to ``span[1]``: what a forked worker runs."""
+    start, stop = span
+    if stop > len(_INHERITED):
+        raise ParallelError(f"pairs {start}-{stop} are not in this worker (it was not forked from the run)")
+    return [score_pair(pair, names, limits) for pair in _INHERITED[start:stop]]
 
 
 def score_pair(pair: tuple[GoldItem, Prediction], names: tuple[str, ...], limits: Limits) -> tuple[ScoredItem, bool]:
