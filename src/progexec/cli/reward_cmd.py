@@ -13,17 +13,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from itertools import chain
 from dataclasses import replace
 from functools import partial
-from typing import Any
 
 from ..inputkinds import JUDGED_RECORDS, REWARD_INPUTS, judge, judged
 from ..jsonrecords import Record, input_shape, iter_json_list, iter_raw_lines, line_record
 from ..parallel import PerItem, chunked, parallel_map
 from ..core.errors import InputError, OptionError
-from ..reward.batch import LineChunk, score_line_chunk, score_records
+from ..reward.batch import LineChunk, score_line_chunk
 from ..runner import prepare
 from ..textsource import open_source
 from ..reward.gold import parse_policy
@@ -95,11 +94,6 @@ def _over_long(number: int) -> Record:
     return record
 
 
-def _score_chunk(default: Policy | None, chunk: list[Record]) -> list[dict[str, Any]]:
-    """One read chunk to its output records (module level, so worker processes can unpickle it)."""
-    return score_records(chunk, default)
-
-
 def _score_chunk_text(default: Policy | None, chunk: LineChunk | list[Record]) -> tuple[str, dict[str, int]]:
     """One chunk (raw lines or records) to its output text and status counts (one string back per chunk)."""
     return score_line_chunk(chunk, default)
@@ -119,14 +113,6 @@ def _warm_up(head: LineChunk | list[Record], default: Policy | None) -> None:
     second) is then loaded before the workers are forked, once, not by each of them."""
     prepare()
     score_line_chunk(head, default)
-
-
-def score_stream(chunks: Iterable[list[Record]], default: Policy | None, args: argparse.Namespace,
-                 ) -> Iterator[dict[str, Any]]:
-    """Every output record, in input order, on the engine the options name (one chunk is one task)."""
-    options = parallel_options(args)
-    for results in parallel_map(PerItem(partial(_score_chunk, default)), chunks, replace(options, chunk_size=1)):
-        yield from results
 
 
 def run(args: argparse.Namespace) -> int:
