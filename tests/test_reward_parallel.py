@@ -81,3 +81,34 @@ def test_workers_get_raw_lines_and_the_parent_decodes_only_the_judged_records(
     assert [record["line"] for record in records[201:]] == list(range(204, len(lines) + 4))
     expected = [item["expected"]["numeric"]["score"] for item in items]  # type: ignore[index]
     assert [record["score"] for record in records[:200] + records[201:]] == expected
+
+
+def test_a_json_list_reaches_the_workers_as_text_and_scores_as_its_lines(
+        gold_input: tuple[Path, list[dict[str, object]]], tmp_path: Path) -> None:
+    """The same records as a JSON list, a broken element and a non-object among them: the workers are sent the
+    elements' text (a decoded record only where the reader found it unusable), and every run writes the
+    expected reward of each good element, in order, with one unreadable record per bad one."""
+    from progexec.cli.reward_cmd import read_chunks
+    from progexec.jsonrecords import Record
+    from progexec.textchunks import TextChunk
+
+    _, items = gold_input
+    elements = [json.dumps(item) for item in items[:60]] + ["42", '{"id": "broken", "completion": '] + \
+        [json.dumps(item) for item in items[60:]]
+    path = tmp_path / "in.json"
+    path.write_text("[\n" + ",\n".join(elements) + "\n]\n", encoding="utf-8")
+    chunks = list(read_chunks(str(path), 97))
+    assert chunks and all(isinstance(chunk, TextChunk) for chunk in chunks)
+    sent = [entry for chunk in chunks if isinstance(chunk, TextChunk) for entry in chunk.entries]
+    assert all(entry.error is not None for entry in sent if isinstance(entry, Record))
+    outputs = {}
+    for name, flags in {"serial": [], "jobs2": ["--jobs", "2", "--chunk-size", "97"]}.items():
+        out = tmp_path / f"{name}.jsonl"
+        assert main(["reward", str(path), "--policy", "numeric", "--quiet", "--out", str(out), *flags]) == 0
+        outputs[name] = out.read_bytes()
+    assert outputs["jobs2"] == outputs["serial"]
+    records = [json.loads(line) for line in outputs["serial"].decode("utf-8").splitlines()]
+    assert [record["line"] for record in records] == list(range(1, len(items) + 3))
+    assert [(record["status"], record["score"]) for record in records[60:62]] == [("bad_input", 0.0)] * 2
+    expected = [item["expected"]["numeric"]["score"] for item in items]  # type: ignore[index]
+    assert [record["score"] for record in records[:60] + records[62:]] == expected

@@ -66,6 +66,18 @@ def chunk_items(chunk: Chunk) -> Iterator[Item]:
     if isinstance(chunk, CorpusChunk):
         yield from _corpus(chunk.name)[chunk.start:chunk.stop]
         return
+    for records in _chunk_records(chunk):
+        yield from record_items(records, chunk.kind, chunk.stem)
+
+
+def chunk_records(chunk: TextChunk) -> list[Record]:
+    """The Records of one chunk, in order: what the readers give for these records (``reward``'s workers score
+    them)."""
+    return [record for records in _chunk_records(chunk) for record in records]
+
+
+def _chunk_records(chunk: TextChunk) -> Iterator[list[Record]]:
+    """The Records of each entry of a chunk, decoded here as the readers decode them."""
     number = chunk.first
     for entry in chunk.entries:
         if isinstance(entry, ElementRun):  # whole elements the parent checked: decoded here, to the same values
@@ -82,7 +94,7 @@ def chunk_items(chunk: Chunk) -> Iterator[Item]:
         else:  # an element the parent decoded already: it decodes here too, to the same value
             records = [Record(number, f"item {number}", loads(entry))]
             number += 1
-        yield from record_items(records, chunk.kind, chunk.stem)
+        yield records
 
 
 def read_chunks(sources: Iterable[str], size: int, limits: Limits | None = None,
@@ -118,12 +130,18 @@ def _source_chunks(source: TextSource, size: int, limits: Limits | None, wanted:
         yield from _line_chunks(source, size, limits, wanted, stem)
 
 
+def list_chunks(source: TextSource, size: int, wanted: Wanted, limits: Limits | None = None) -> Iterator[TextChunk]:
+    """A JSON list of records that are not items (``reward``'s inputs) as chunks of at most ``size`` records:
+    judged as ``wanted`` by its first elements, the rest sent as text (:func:`chunk_records` reads them)."""
+    yield from _list_chunks(source, size, limits, wanted, _stem(source.name), formats=False)
+
+
 def _list_chunks(source: TextSource, size: int, limits: Limits | None, wanted: Wanted | None,
-                 stem: str) -> Iterator[TextChunk]:
+                 stem: str, formats: bool = True) -> Iterator[TextChunk]:
     """A JSON list's elements: the first ones decoded here (to judge the input and take its format: the first
-    element's that has one, as :func:`~progexec.readers.items_from` takes it; elements before it wait for it),
-    the rest cut into runs of whole elements undecoded where the fast decoder can check them
-    (:func:`~progexec.jsonrecords.iter_json_list_runs`)."""
+    element's that has one, as :func:`~progexec.readers.items_from` takes it; elements before it wait for it;
+    without ``formats``, no format is looked for), the rest cut into runs of whole elements undecoded where the
+    fast decoder can check them (:func:`~progexec.jsonrecords.iter_json_list_runs`)."""
     head = source.peek(4096)
     window = current().judged_records
     elements = iter_json_list_runs(source, limits, window, size)
@@ -131,7 +149,7 @@ def _list_chunks(source: TextSource, size: int, limits: Limits | None, wanted: W
     if wanted is not None:
         judge(source.name, "list", [record for record in first if isinstance(record, Record)], wanted, head)
     records = chain(first, elements)
-    kind: str | None = None
+    kind: str | None = None if formats else PROGRAMS
     batch: list[Record | ElementRun] = []
     count = 0
     for record in records:

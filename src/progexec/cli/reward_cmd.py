@@ -18,12 +18,13 @@ from itertools import chain
 from dataclasses import replace
 from functools import partial
 
-from ..inputkinds import JUDGED_RECORDS, REWARD_INPUTS, judge, judged
-from ..jsonrecords import Record, input_shape, iter_json_list, iter_raw_lines, line_record
+from ..inputkinds import JUDGED_RECORDS, REWARD_INPUTS, judge
+from ..jsonrecords import Record, input_shape, iter_raw_lines, line_record
 from ..parallel import PerItem, chunked, parallel_map
 from ..core.errors import InputError, OptionError
 from ..reward.batch import LineChunk, score_line_chunk
 from ..runner import prepare
+from ..textchunks import TextChunk, chunk_records, list_chunks
 from ..textsource import open_source
 from ..reward.gold import parse_policy
 from ..reward.model import Policy
@@ -53,18 +54,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_parallel_arguments(parser, chunk_size=current().reward_chunk_lines)  # scale-out: --jobs, --engine, --ray-address
 
 
-def read_chunks(path: str, size: int = CHUNK_LINES) -> Iterator[LineChunk | list[Record]]:
+Chunk = LineChunk | TextChunk
+"""What a worker is sent: raw lines, or a JSON list's elements as text; never decoded records."""
+
+
+def read_chunks(path: str, size: int = CHUNK_LINES) -> Iterator[Chunk]:
     """The input in chunks of ``size`` lines, through the one reader path, as the workers get it: JSON Lines as
-    raw text (:data:`~progexec.reward.batch.LineChunk`; the parent decodes only the first records, to judge
-    the input), a JSON list as its records. A refused or unreadable input is a usage error."""
+    raw text (:data:`~progexec.reward.batch.LineChunk`), a JSON list as its elements' text
+    (:class:`~progexec.textchunks.TextChunk`); the parent decodes only the first records, to judge the input. A
+    refused or unreadable input is a usage error."""
     try:
         opened = open_source(path)
     except InputError as error:
         raise OptionError(str(error)) from None
     try:
         head = opened.peek()
-        if input_shape(opened) == "list":
-            yield from chunked(judged(opened.name, "list", iter_json_list(opened), REWARD_INPUTS, head), size)
+        if input_shape(opened) == "list":  # elements as text, read by the workers (chunk_records)
+            yield from list_chunks(opened, size, REWARD_INPUTS)
             return
         lines = iter_raw_lines(opened)
         seen: list[str | None] = []
@@ -94,18 +100,19 @@ def _over_long(number: int) -> Record:
     return record
 
 
-def _score_chunk_text(default: Policy | None, chunk: LineChunk | list[Record]) -> tuple[str, dict[str, int]]:
-    """One chunk (raw lines or records) to its output text and status counts (one string back per chunk)."""
-    return score_line_chunk(chunk, default)
+def _score_chunk_text(default: Policy | None, chunk: Chunk) -> tuple[str, dict[str, int]]:
+    """One chunk (raw lines or a list's elements) to its output text and status counts (one string back per
+    chunk)."""
+    return score_line_chunk(chunk_records(chunk) if isinstance(chunk, TextChunk) else chunk, default)
 
 
-def _head(chunk: LineChunk | list[Record] | None) -> LineChunk | list[Record]:
+def _head(chunk: Chunk | None) -> LineChunk | list[Record]:
     """The first line (or record) of the input: what the workers' warm-up scores."""
     if chunk is None:
         return []
     if isinstance(chunk, tuple):
         return chunk[0], chunk[1][:1]
-    return chunk[:1]
+    return chunk_records(replace(chunk, entries=chunk.entries[:1]))[:1]
 
 
 def _warm_up(head: LineChunk | list[Record], default: Policy | None) -> None:
@@ -145,8 +152,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _chained(first: LineChunk | list[Record] | None, rest: Iterator[LineChunk | list[Record]],
-             ) -> Iterator[LineChunk | list[Record]]:
+def _chained(first: Chunk | None, rest: Iterator[Chunk]) -> Iterator[Chunk]:
     if first is not None:
         yield first
         yield from rest
