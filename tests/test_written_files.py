@@ -102,3 +102,16 @@ def test_check_rounder_and_check_evaluator_name_their_junit_files(tmp_path: Path
     main(["check-evaluator", "--cmd", "true", "--cases", "20", "--no-progress",  # a port that answers nothing
           "--junit", str(junit)])
     assert junit.is_file() and _named(capsys.readouterr().err, "check-evaluator", junit)
+
+
+def test_tatqa_score_json_is_the_same_wherever_and_however_spread_it_is_written(tmp_path: Path) -> None:
+    """``meta.arguments`` leaves out where output goes and how the work is spread (``OUTPUT_OPTIONS``), for the
+    TAT-QA scorer as for every other: two runs writing elsewhere, one with ``--jobs``, give the same score.json
+    (the TAT-QA branch recorded the raw command line, its ``--out`` folder included)."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert main(["score", "--gold", "tatqa:dev", "--pred", TATQA_SAMPLE, "--out", str(first), "--no-progress"]) == 0
+    assert main(["score", "--gold", "tatqa:dev", "--pred", TATQA_SAMPLE, "--out", str(second), "--jobs", "2",
+                 "--no-progress"]) == 0
+    record = json.loads((first / "score.json").read_text(encoding="utf-8"))
+    assert record["meta"]["arguments"] == ["score", "--gold", "tatqa:dev", "--pred", TATQA_SAMPLE]
+    assert (first / "score.json").read_bytes() == (second / "score.json").read_bytes()

@@ -20,7 +20,8 @@ from ..datasets.tatqa.scoring import score
 from ..meta import run_meta
 from ..records import dumps
 from ..report.reporter import write
-from .common import EXIT_DIVERGENCE, EXIT_OK, note_written, open_output, progress_for, verdict, write_text
+from .common import (EXIT_DIVERGENCE, EXIT_OK, note_written, open_output, progress_for, reproducible_arguments,
+                     verdict, write_text)
 
 __all__ = ["run_report", "run_score", "write_report"]
 
@@ -31,7 +32,7 @@ def run_score(args: argparse.Namespace, limits: Limits) -> int:
         result = score(args.gold, args.pred, limits)
     except InputError as error:
         raise OptionError(str(error)) from None
-    meta = run_meta([args.gold, args.pred], getattr(args, "argv", None), limits)
+    meta = run_meta([args.gold, args.pred], reproducible_arguments(getattr(args, "argv", None)), limits)
     record = score_record(result, args.gold, args.pred, meta)
     items = [question.record() for question in result.questions]
     if getattr(args, "out", None):
