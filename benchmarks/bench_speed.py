@@ -16,7 +16,8 @@ Prints one table per part, each figure beside its reference and its goal:
 * exec CLI:  ``progexec exec FILE`` CPU per program, JSON read and record write included, on the file as
   downloaded (minus its first item alone, so start-up cancels) and repeated ``--copies`` times (programs
   served by the cache), beside the same official loop, with the standard library's JSON and, when
-  installed, the ``fast`` extra (goal <= 2x);
+  installed, the ``fast`` extra (goal <= 2x); then, in process, the CPU of reading, executing and writing the
+  record lines, each stage timed apart (where the time goes);
 * reward:    ``progexec reward`` on the committed gold set repeated to ``--reward-n`` lines, official and
   numeric policies: CPU per completion beside the official loop's per program (goal <= 5x), and
   ``--jobs 2`` / a 2-worker local Ray started by the command (goal >= 1.7x serial);
@@ -256,6 +257,44 @@ def exec_table(bench: user_path.Bench, copies: int, baseline: Path | None) -> It
             yield (f"| {name} | {n} | {label} | {downloaded:.1f} | {downloaded / official_us:.2f}x | {repeated:.1f} "
                    f"| {repeated / official_us:.2f}x | {official_us:.1f} "
                    f"| {_goal(max(downloaded, repeated) / official_us <= EXEC_GOAL)} |")
+
+    yield ""
+    yield from exec_stages(bench, copies)
+
+
+def exec_stages(bench: user_path.Bench, copies: int) -> Iterator[str]:
+    """Where ``exec``'s time goes, in this process over each file repeated ``copies`` times: reading the Items
+    (``readers.read``), executing them (``runner.execute``, the compiled programs then warm) and making their
+    record lines (``record_line.execution_line``), each stage timed apart, best of ``bench.repeat`` passes."""
+    from progexec.readers import read
+    from progexec.record_line import execution_line
+    from progexec.runner import execute, prepare
+
+    prepare()
+    yield f"where the time goes, in process (each file x{copies}; CPU µs per program, best of {bench.repeat}):"
+    yield ""
+    yield "| input | read the Items | execute | record lines | reading's share |"
+    yield "|---|---:|---:|---:|---:|"
+    for name, path, _, _ in user_path._exec_inputs(bench):
+        many = bench.work / f"{path.parent.name}-{path.stem}-x{copies}.json"
+        if not many.exists():
+            continue
+        items: list[Any] = []
+        executions: list[Any] = []
+
+        def read_all() -> None:
+            items[:] = list(read(str(many)))
+
+        def execute_all() -> None:
+            executions[:] = [execute(item) for item in items]
+
+        reading = _best(bench.repeat, read_all)
+        running = _best(bench.repeat, execute_all)
+        lines = _best(bench.repeat, lambda: [execution_line(execution) for execution in executions])
+        n = len(items)
+        total = reading + running + lines
+        yield (f"| {name} | {reading / n * 1e6:.1f} | {running / n * 1e6:.1f} | {lines / n * 1e6:.1f} "
+               f"| {reading / total:.0%} |")
 
 
 # ---------------------------------------------------------------- reward
