@@ -14,13 +14,14 @@ Table = Sequence[Sequence[str]]
 
 
 _STR_ONLY = frozenset({str})
+_LIST_ONLY = frozenset({list})
 
 
 def validate_table(table: Any) -> list[list[str]]:
     """Check the shape of a table from JSON; raise InputError naming the bad row or cell."""
     if not isinstance(table, list):
         raise InputError(f"table must be a list of rows, got {type(table).__name__}")
-    if all(type(row) is list for row in table) and set(map(type, chain.from_iterable(table))) <= _STR_ONLY:
+    if _LIST_ONLY.issuperset(map(type, table)) and _STR_ONLY.issuperset(map(type, chain.from_iterable(table))):
         return table  # the common case: every row a list, every cell a str, checked at C speed
     rows: list[list[str]] = []
     for row_index, row in enumerate(table):
