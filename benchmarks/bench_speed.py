@@ -494,7 +494,7 @@ def jobs_table(bench: user_path.Bench, baseline: Path | None) -> Iterator[str]:
 # ---------------------------------------------------------------- Ray, cluster started first
 
 
-def ray_table(bench: user_path.Bench, count: int) -> Iterator[str]:
+def ray_table(bench: user_path.Bench, count: int, lines_per_task: int | None = None) -> Iterator[str]:
     """Two paths to Ray over the same lines, each beside its serial run in this process: the chunks ``progexec reward``
     sends (``parallel_map``, raw lines in, one text back) and ``score_batch`` as Ray tasks, as the docs' example.
     Wall times are the best of two runs, serial and Ray alternating, so a burst of other load hits both sides; the
@@ -511,7 +511,9 @@ def ray_table(bench: user_path.Bench, count: int) -> Iterator[str]:
     from progexec.parallel import Engine, ParallelOptions, PerItem, parallel_map
     from progexec.reward import score_batch
 
-    runs, size = 2, 1000
+    from progexec.core.limits import current
+
+    runs, size = 2, lines_per_task or current().reward_ray_chunk_lines
     source = reward_input(bench.work / "ray-numeric.jsonl", count, "numeric")
     lines = source.read_text(encoding="utf-8").splitlines()
     work = PerItem(partial(_score_chunk_text, None))
@@ -710,6 +712,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--copies", type=int, default=10, help="exec: each file repeated this many times")
     parser.add_argument("--reward-n", type=int, default=200_000, help="reward: input lines (the goal's run: 1000000)")
     parser.add_argument("--ray-n", type=int, default=100_000, help="ray: completions (the goal's run: 100000)")
+    parser.add_argument("--ray-lines", type=int, default=None,
+                        help="ray: input lines per task (default: what progexec reward sends on Ray, "
+                             "reward_ray_chunk_lines)")
     parser.add_argument("--check-cases", type=int, default=50_000, help="check-evaluator: cases per run")
     parser.add_argument("--progexec-src", type=Path, default=REPO / "src")
     parser.add_argument("--baseline-src", type=Path, default=None,
@@ -734,7 +739,7 @@ def main(argv: list[str] | None = None) -> int:
                      lambda: cold_table(bench, args.baseline_src)),
             "reward": ("progexec reward", lambda: reward_table(bench, args.reward_n, args.baseline_src)),
             "jobs": ("--jobs 2 beside serial, wall time, best of the runs", lambda: jobs_table(bench, args.baseline_src)),
-            "ray": ("a local 2-CPU Ray cluster beside serial, in this process", lambda: ray_table(bench, args.ray_n)),
+            "ray": ("a local 2-CPU Ray cluster beside serial, in this process", lambda: ray_table(bench, args.ray_n, args.ray_lines)),
             "async": ("async rewards: how late a probe coroutine gets", lambda: async_table(bench)),
             "check": ("check-evaluator --cmd", lambda: check_table(bench, args.check_cases)),
         }

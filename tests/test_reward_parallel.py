@@ -112,3 +112,15 @@ def test_a_json_list_reaches_the_workers_as_text_and_scores_as_its_lines(
     assert [(record["status"], record["score"]) for record in records[60:62]] == [("bad_input", 0.0)] * 2
     expected = [item["expected"]["numeric"]["score"] for item in items]  # type: ignore[index]
     assert [record["score"] for record in records[:60] + records[62:]] == expected
+
+
+def test_a_ray_run_sends_larger_chunks_unless_told() -> None:
+    """``--chunk-size`` when given; else 5,000 lines per task on Ray (docs/reward-integrations.md: a Ray task costs
+    milliseconds) and 1,000 on local processes or serially."""
+    from progexec.cli.reward_cmd import chunk_lines
+    from progexec.parallel import ParallelOptions
+
+    assert chunk_lines(ParallelOptions.resolve("ray", 2), None) == 5000
+    assert chunk_lines(ParallelOptions.resolve("process", 2), None) == 1000
+    assert chunk_lines(ParallelOptions.resolve(None, None), None) == 1000
+    assert chunk_lines(ParallelOptions.resolve("ray", 2), 7) == 7

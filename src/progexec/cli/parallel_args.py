@@ -8,8 +8,10 @@ from ..parallel import DEFAULT_CHUNK_SIZE, Engine, ParallelOptions
 from ..core.errors import OptionError
 
 
-def add_parallel_arguments(parser: argparse.ArgumentParser, chunk_size: int = DEFAULT_CHUNK_SIZE) -> None:
-    """Add the scale-out flags to a batch command's parser."""
+def add_parallel_arguments(parser: argparse.ArgumentParser, chunk_size: int | None = DEFAULT_CHUNK_SIZE,
+                           chunk_help: str | None = None) -> None:
+    """Add the scale-out flags to a batch command's parser (``chunk_size`` None: the command picks the size by
+    engine, and ``chunk_help`` says how)."""
     group = parser.add_argument_group("scale-out (results are identical to a serial run, in input order)")
     group.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                        help="worker processes (default 1; with --engine ray, the CPUs of a local cluster)")
@@ -18,7 +20,7 @@ def add_parallel_arguments(parser: argparse.ArgumentParser, chunk_size: int = DE
     group.add_argument("--ray-address", metavar="ADDRESS", default=None,
                        help="join this Ray cluster (implies --engine ray); without it, ray starts a local one")
     group.add_argument("--chunk-size", type=int, default=chunk_size, metavar="N",
-                       help=f"items per task (default {chunk_size})")
+                       help=chunk_help or f"items per task (default {chunk_size})")
 
 
 def parallel_options(args: argparse.Namespace) -> ParallelOptions:

@@ -20,7 +20,7 @@ from functools import partial
 
 from ..inputkinds import JUDGED_RECORDS, REWARD_INPUTS, judge
 from ..jsonrecords import Record, input_shape, iter_raw_lines, line_record
-from ..parallel import PerItem, chunked, parallel_map
+from ..parallel import Engine, ParallelOptions, PerItem, chunked, parallel_map
 from ..core.errors import InputError, OptionError
 from ..reward.batch import LineChunk, score_line_chunk
 from ..runner import prepare
@@ -51,7 +51,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write the run's summary as one JSON document (format_version, meta, counts)")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
     add_batch_options(parser)
-    add_parallel_arguments(parser, chunk_size=current().reward_chunk_lines)  # scale-out: --jobs, --engine, --ray-address
+    limits = current()
+    add_parallel_arguments(parser, chunk_size=None, chunk_help=(  # scale-out: --jobs, --engine, --ray-address
+        f"input lines per task (default {limits.reward_chunk_lines}; {limits.reward_ray_chunk_lines} with --engine "
+        "ray, where a task costs milliseconds)"))
+
+
+def chunk_lines(options: ParallelOptions, given: int | None) -> int:
+    """Input lines per chunk: ``--chunk-size`` when given, else ``reward_ray_chunk_lines`` on Ray (a task there
+    costs milliseconds) and ``reward_chunk_lines`` elsewhere."""
+    if given is not None:
+        return given
+    limits = current()
+    return limits.reward_ray_chunk_lines if options.engine is Engine.RAY else limits.reward_chunk_lines
 
 
 Chunk = LineChunk | TextChunk
@@ -127,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         default = parse_policy(args.policy) if args.policy else None
     except InputError as error:
         raise OptionError(str(error)) from None
-    chunks = read_chunks(args.input, parallel_options(args).chunk_size)
+    chunks = read_chunks(args.input, chunk_lines(parallel_options(args), args.chunk_size))
     first = next(chunks, None)  # the input is judged (and refused) before the output is opened
     out = open_output(args.out)
     statuses: Counter[str] = Counter()

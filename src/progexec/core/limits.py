@@ -177,6 +177,7 @@ class Limits:
     chunks_in_flight_per_job: int = _bound(2, "chunks in flight per job (--jobs): memory stays bounded whatever the input's length")
     max_jobs: int = _bound(1024, "most worker processes --jobs may ask for")
     reward_chunk_lines: int = _bound(1000, "input lines progexec reward reads and judges as one chunk (one task under --jobs)")
+    reward_ray_chunk_lines: int = _bound(5000, "input lines progexec reward sends as one task under --engine ray when --chunk-size is not given: a Ray task costs milliseconds, so a task is tenths of a second of work")
     async_answers_per_slice: int = _bound(64, "answers of the async rewards' scoring thread an event loop settles in one callback (at least one); the rest wait for its next turn, so its other tasks run between slices of a gathered batch. Never changes an answer")
     judged_records: int = _bound(100, "first records of an input judged before anything is written: more than half unusable refuses the input")
     max_fast_cells: int = _bound(100_000, "most table cells the interpreter's fast path reads for one item; a larger table takes the general path. Never changes an answer")
