@@ -140,21 +140,29 @@ def compiled_run(program: str | Sequence[str], table: Table | None, dataset: Dat
     """:func:`execute`'s first step alone (the compiled path, under its clock): None where the general path
     must decide. A caller that needs only the verdict (a reward) gets the runner's, without the Execution."""
     prepare()
+    found = _compiled_step(program, table, dataset, limits)
+    return None if found is None else CompiledRun(*found)
+
+
+def _compiled_step(program: str | Sequence[str], table: Table | None, dataset: Dataset, limits: Limits | None,
+                   ) -> tuple[Compiled, Outcome[float], OfficialVerdict] | None:
+    """The compiled path's program, Outcome and verdict (a plain tuple: this is every item's hot path), or None."""
     found = fast_outcome(program, table, dataset, limits, clock=True)
     if found is None:
         return None
     verdict = fast_verdict(*found)
-    return None if verdict is None else CompiledRun(found[0], found[1], verdict)
+    return None if verdict is None else (found[0], found[1], verdict)
 
 
 def execute(item: Item, limits: Limits | None = None, semantics: object = None) -> Execution:
     """Run one item under ``limits`` (default: those in force); never raises for a bad item."""
     prepare()
     if item.error is None and item.program is not None:
-        run = compiled_run(item.program, item.table, item.dialect, limits)
-        if run is not None:
-            match, reason = gold_match(run.verdict, item)
-            return Execution.lazy(run.compiled, run.outcome, run.verdict, item, match, reason)
+        found = _compiled_step(item.program, item.table, item.dialect, limits)
+        if found is not None:
+            compiled, outcome, verdict = found
+            match, reason = gold_match(verdict, item)
+            return Execution.lazy(compiled, outcome, verdict, item, match, reason)
     return bounded(item, lambda: execute_unbounded(item, semantics),
                    lambda stop: limit_exceeded(item, stop.message, stop.clock), limits)
 
